@@ -1,0 +1,171 @@
+"""The Arrow schema of every LanceDB table, in one place.
+
+Columns mirror ``reverie.records``; a few storage-only columns are added (``content_hash`` on
+events, ``tombstone`` on notes) and nested values are JSON strings (``candidate``, ``stats``,
+``attrs``). The embedder's name and dimension live in the notes table's schema metadata.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+TIME = pa.timestamp("us", tz="UTC")
+IDS = pa.list_(pa.string())
+
+EMBEDDER_NAME_KEY = b"reverie.embedder.name"
+EMBEDDER_DIM_KEY = b"reverie.embedder.dim"
+SCHEMA_VERSION_KEY = b"reverie.schema.version"
+SCHEMA_VERSION = b"1"
+
+
+def _schema(fields: list[pa.Field], metadata: dict[bytes, bytes] | None = None) -> pa.Schema:
+    return pa.schema(fields, metadata={SCHEMA_VERSION_KEY: SCHEMA_VERSION, **(metadata or {})})
+
+
+EVENTS = _schema([
+    pa.field("event_id", pa.string(), nullable=False),
+    pa.field("agent_id", pa.string(), nullable=False),
+    pa.field("session_id", pa.string(), nullable=False),
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("module", pa.string()),
+    pa.field("ts", TIME, nullable=False),
+    pa.field("role", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("text", pa.string(), nullable=False),
+    pa.field("tags", IDS),
+    pa.field("importance", pa.float32()),
+    pa.field("verified", pa.bool_()),
+    pa.field("ingested_at", TIME, nullable=False),
+    pa.field("candidate", pa.string()),
+    pa.field("content_hash", pa.string(), nullable=False),
+])
+
+SESSIONS = _schema([
+    pa.field("session_id", pa.string(), nullable=False),
+    pa.field("agent_id", pa.string(), nullable=False),
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("module", pa.string()),
+    pa.field("started_at", TIME, nullable=False),
+    pa.field("ended_at", TIME),
+    pa.field("n_events", pa.int64()),
+    pa.field("consolidated_by", pa.string()),
+])
+
+
+def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
+    return _schema(
+        [
+            pa.field("note_id", pa.string(), nullable=False),
+            pa.field("type", pa.string(), nullable=False),
+            pa.field("subject", pa.string(), nullable=False),
+            pa.field("statement", pa.string(), nullable=False),
+            pa.field("scope", pa.string(), nullable=False),
+            pa.field("owner_agent", pa.string()),
+            pa.field("project", pa.string()),
+            pa.field("module", pa.string()),
+            pa.field("evidence", IDS),
+            pa.field("source_sessions", IDS),
+            pa.field("source_agents", IDS),
+            pa.field("confidence", pa.float32()),
+            pa.field("tags", IDS),
+            pa.field("verified", pa.bool_()),
+            pa.field("specificity", pa.string()),
+            pa.field("polarity", pa.int8()),
+            pa.field("status", pa.string(), nullable=False),
+            pa.field("version", pa.int64(), nullable=False),
+            pa.field("created_at", TIME),
+            pa.field("updated_at", TIME),
+            pa.field("last_verified_at", TIME),
+            pa.field("last_seen_at", TIME),
+            pa.field("valid_from", TIME),
+            pa.field("invalid_at", TIME),
+            pa.field("expires_at", TIME),
+            pa.field("hit_count", pa.int64()),
+            pa.field("supersedes", IDS),
+            pa.field("superseded_by", pa.string()),
+            pa.field("batch_id", pa.string(), nullable=False),
+            pa.field("tombstone", pa.bool_()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ],
+        {EMBEDDER_NAME_KEY: embedder_name.encode(), EMBEDDER_DIM_KEY: str(dim).encode()},
+    )
+
+
+def note_versions_schema(dim: int) -> pa.Schema:
+    """Earlier views: ``snapshot`` is the view's JSON (without its vector, kept beside it)."""
+    return _schema([
+        pa.field("note_id", pa.string(), nullable=False),
+        pa.field("version", pa.int64(), nullable=False),
+        pa.field("snapshot", pa.string(), nullable=False),
+        pa.field("batch_id", pa.string(), nullable=False),
+        pa.field("changed_at", TIME),
+        pa.field("reason", pa.string()),
+        pa.field("vector", pa.list_(pa.float32(), dim)),
+    ])
+
+BATCHES = _schema([
+    pa.field("batch_id", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("status", pa.string(), nullable=False),
+    pa.field("agent_id", pa.string()),
+    pa.field("project", pa.string()),
+    pa.field("principal", pa.string()),
+    pa.field("created_at", TIME),
+    pa.field("updated_at", TIME),
+    pa.field("committed_at", TIME),
+    pa.field("session_ids", IDS),
+    pa.field("note_ids", IDS),
+    pa.field("rolls_back", pa.string()),
+    pa.field("rolled_back_by", pa.string()),
+    pa.field("finalized_at", TIME),
+    pa.field("stats", pa.string()),
+])
+
+AUDIT = _schema([
+    pa.field("audit_id", pa.string(), nullable=False),
+    pa.field("ts", TIME),
+    pa.field("principal", pa.string()),
+    pa.field("action", pa.string(), nullable=False),
+    pa.field("note_id", pa.string()),
+    pa.field("batch_id", pa.string()),
+    pa.field("reason", pa.string()),
+])
+
+GRAPH_NODES = _schema([
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("node_id", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("label", pa.string()),
+    pa.field("attrs", pa.string()),
+    pa.field("valid_from", TIME),
+    pa.field("invalid_at", TIME),
+    pa.field("batch_id", pa.string(), nullable=False),
+])
+
+GRAPH_EDGES = _schema([
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("edge_id", pa.string(), nullable=False),
+    pa.field("source", pa.string(), nullable=False),
+    pa.field("target", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("attrs", pa.string()),
+    pa.field("valid_from", TIME),
+    pa.field("invalid_at", TIME),
+    pa.field("batch_id", pa.string(), nullable=False),
+])
+
+LOCKS = _schema([
+    pa.field("name", pa.string(), nullable=False),
+    pa.field("holder", pa.string()),
+    pa.field("expires_ns", pa.int64()),
+])
+
+FIXED_TABLES: dict[str, pa.Schema] = {
+    "locks": LOCKS,
+    "events": EVENTS,
+    "sessions": SESSIONS,
+    "batches": BATCHES,
+    "audit": AUDIT,
+    "graph_nodes": GRAPH_NODES,
+    "graph_edges": GRAPH_EDGES,
+}

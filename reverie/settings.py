@@ -1,0 +1,160 @@
+"""The one settings object.
+
+Build it once at an entry point (``Settings()`` reads ``REVERIE_*`` variables, ``__`` nests) and
+pass it down explicitly; never construct it inside a Ray worker. Every number the design gives is a
+default here, and README.md's settings table lists every field (a test checks it).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StoreSettings(Section):
+    uri: str = "./reverie-data"
+    storage_options: dict[str, str] = Field(default_factory=dict)
+    read_consistency_seconds: float = 0.0
+    commit_retries: int = 12
+    retry_base_seconds: float = 0.02
+    compact_every_writes: int = 64
+    keep_versions_for: timedelta = timedelta(minutes=10)
+    abandoned_batch_after: timedelta = timedelta(minutes=20)
+
+
+class EmbeddingSettings(Section):
+    provider: Literal["minilm", "hash"] = "minilm"
+    batch_size: int = 64
+    hash_dim: int = 384
+    torch_threads: int = 0
+
+
+class PrivacySettings(Section):
+    enabled: bool = True
+    secrets: bool = True
+    personal_data: bool = True
+
+
+class CaptureSettings(Section):
+    max_text_bytes: int = 32 * 1024
+    max_events_per_request: int = 500
+    max_body_bytes: int = 4 * 1024 * 1024
+    salience_threshold: float = 0.5
+
+
+class TriggerSettings(Section):
+    min_new_sessions: int = 5
+    fallback_after: timedelta = timedelta(hours=24)
+    idle_after: timedelta = timedelta(minutes=10)
+    cooldown: timedelta = timedelta(hours=1)
+    max_runs_per_day: int = 4
+    delay_min: timedelta = timedelta(seconds=60)
+    delay_max: timedelta = timedelta(seconds=600)
+
+
+class ConsolidationSettings(Section):
+    max_sessions: int = 100
+    batch_events: int = 50
+    max_tokens_per_batch: int = 16000
+    max_seconds: float = 600.0
+    repair_rounds: int = 2
+    duplicate_k: int = 5
+    duplicate_similarity: float = 0.85
+    confidence_step: float = 0.1
+    confidence_max: float = 1.0
+    score_verified: float = 2.0
+    score_specificity: float = 1.0
+    freshness_days: float = 30.0
+    score_observed: float = 0.5
+    conflict_margin: float = 0.25
+    max_notes_per_agent: int = 5000
+    max_new_notes_per_run: int = 200
+
+
+class ActorSettings(Section):
+    max_live_per_node: int = 32
+    num_cpus: float = 0.05
+    max_restarts: int = -1
+    namespace: str = "reverie"
+    embedding_num_cpus: float = 0.5
+
+
+class MiningSettings(Section):
+    min_sessions: int = 3
+    topic_similarity: float = 0.6
+    background_resource: str = "reverie_background"
+    background_slots: float = 1.0
+    umap_neighbors: int = 15
+    umap_components: int = 5
+    min_cluster_size: int = 3
+    identity_below: int = 50
+    seed: int = 42
+
+
+class RetrievalSettings(Section):
+    k: int = 8
+    token_budget: int = 600
+    weight_personal: float = 1.0
+    weight_module: float = 0.9
+    weight_project: float = 0.8
+    weight_team: float = 0.7
+
+
+class AuthSettings(Section):
+    keys_file: Path | None = None
+    reload_seconds: float = 5.0
+
+
+class ServeSettings(Section):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_ongoing_requests: int = 64
+    max_queued_requests: int = 256
+    num_cpus: float = 0.25
+
+
+class AlertSettings(Section):
+    store_fill: float = 0.8
+    max_new_notes_per_week: int = 100
+    redundant_share: float = 0.30
+    hit_rate_drop_points: float = 10.0
+    conflict_rate: float = 0.05
+    prune_failure_rate: float = 0.01
+
+
+class LLMSettings(Section):
+    enabled: bool = False
+    base_url: str = "http://127.0.0.1:8080/v1"
+    model: str = "local"
+    api_key: SecretStr = SecretStr("")
+    timeout_seconds: float = 60.0
+
+
+class Settings(BaseSettings):
+    """Root of every setting: ``REVERIE_<SECTION>__<FIELD>``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="REVERIE_", env_nested_delimiter="__", frozen=True, extra="forbid"
+    )
+
+    store: StoreSettings = StoreSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    privacy: PrivacySettings = PrivacySettings()
+    capture: CaptureSettings = CaptureSettings()
+    triggers: TriggerSettings = TriggerSettings()
+    consolidation: ConsolidationSettings = ConsolidationSettings()
+    actors: ActorSettings = ActorSettings()
+    mining: MiningSettings = MiningSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    auth: AuthSettings = AuthSettings()
+    serve: ServeSettings = ServeSettings()
+    alerts: AlertSettings = AlertSettings()
+    llm: LLMSettings = LLMSettings()

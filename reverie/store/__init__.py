@@ -1,0 +1,78 @@
+"""The LanceDB store: events, sessions, notes written only as batches, audit, graph tables.
+
+``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
+store built with another embedder. Parts: ``events`` (capture), ``notes`` (reads), ``batches``
+(the only way notes change), ``maintenance`` (compaction, sizes, purge).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from reverie.clock import Clock, SystemClock
+from reverie.embed import EmbedderSpec
+from reverie.errors import ConflictError
+from reverie.records import Batch, Note
+from reverie.settings import StoreSettings
+from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id, ordered_id
+from reverie.store.events import AgentSummary, AppendResult, EventLog
+from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
+from reverie.store.notes import NoteFilter, NoteHistory, NotePage, NoteReader
+from reverie.store.tables import Tables, sql_in, sql_str
+
+__all__ = [
+    "AgentSummary", "AppendResult", "NoteFilter", "NoteHistory", "NotePage", "NoteWrite",
+    "PurgeResult", "Store", "TableStats", "new_batch_id", "ordered_id", "sql_in", "sql_str",
+]
+
+
+class Store:
+    def __init__(self, settings: StoreSettings, spec: EmbedderSpec, clock: Clock | None = None) -> None:
+        self.clock = clock or SystemClock()
+        self.tables = Tables(settings, spec)
+        self.events = EventLog(self.tables)
+        self.notes = NoteReader(self.tables)
+        self.batches = BatchWriter(self.tables, self.notes, self.events, self.clock)
+        self.maintenance = Maintenance(self.tables, self.batches, self.clock)
+
+    @classmethod
+    def open(cls, settings: StoreSettings, spec: EmbedderSpec, clock: Clock | None = None) -> Store:
+        """Open (or create) the store and settle batches that a crash left half-done."""
+        store = cls(settings, spec, clock)
+        store.batches.settle()
+        return store
+
+    @property
+    def uri(self) -> str:
+        return self.tables.settings.uri
+
+    # --- governance edits, each its own audited batch -----------------------------------------
+    def edit_note(self, note_id: str, changes: dict, *, principal: str, vector=None, reason: str = "edited") -> Batch:
+        note = self.notes.get(note_id)
+        view = Note.model_validate({**note.model_dump(), **changes, "updated_at": self.clock.now()})
+        return self._one("edit", NoteWrite(view, "edit", reason, vector), note, principal)
+
+    def delete_note(self, note_id: str, *, principal: str, reason: str = "deleted") -> Batch:
+        note = self.notes.get(note_id)
+        if note.status == "deleted":
+            raise ConflictError(f"note {note_id!r} is already deleted; restore it instead")
+        view = note.model_copy(update={"status": "deleted", "updated_at": self.clock.now()})
+        return self._one("edit", NoteWrite(view, "delete", reason), note, principal)
+
+    def restore_note(self, note_id: str, *, principal: str, reason: str = "restored") -> Batch:
+        note = self.notes.get(note_id)
+        if note.status != "deleted":
+            raise ConflictError(f"note {note_id!r} is {note.status}, not deleted; nothing to restore")
+        earlier = [v for v in self.notes.history(note_id).versions if v.status != "deleted"]
+        status = earlier[-1].status if earlier else "active"
+        view = note.model_copy(update={"status": status, "updated_at": self.clock.now()})
+        return self._one("edit", NoteWrite(view, "restore", reason), note, principal)
+
+    def _one(self, kind: str, write: NoteWrite, note: Note, principal: str) -> Batch:
+        return self.batches.run(
+            kind, [write], principal=principal, project=note.project,  # type: ignore[arg-type]
+            agent_id=note.owner_agent,
+        )
+
+    def now(self) -> datetime:
+        return self.clock.now()

@@ -1,0 +1,176 @@
+"""Keeping the store bounded and forgetting on request: compaction, sizes, hard purge."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from reverie.clock import Clock
+from reverie.errors import ValidationError
+from reverie.store.batches import BatchWriter, NoteWrite
+from reverie.store.rows import note_from_row, rows
+from reverie.store.tables import Tables, sql_in, sql_str
+
+
+
+@dataclass(frozen=True)
+class TableStats:
+    name: str
+    rows: int
+    versions: int
+    fragments: int
+    bytes: int
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    events: int
+    notes_deleted: list[str]
+    notes_rederived: list[str]
+    sessions: list[str]
+    batch_id: str | None = None
+    bytes_freed: int = 0
+    rederive: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Gone:
+    events: set[str]
+    sessions: set[str]
+    agents: set[str]
+
+
+class Maintenance:
+    def __init__(self, tables: Tables, writer: BatchWriter, clock: Clock) -> None:
+        self._t = tables
+        self._writer = writer
+        self._clock = clock
+
+    def compact(self, *, force: bool = False) -> list[str]:
+        """Compact every table due for it (all with ``force``); returns the tables compacted."""
+        due = [
+            name for name in self._t.schemas
+            if force or self._t.writes_since_compaction.get(name, 0) >= self._t.settings.compact_every_writes
+        ]
+        return [name for name in due if self._t.compact(name)]
+
+    def stats(self) -> list[TableStats]:
+        found = []
+        for name in self._t.schemas:
+            table = self._t[name]
+            info = table.stats()
+            found.append(TableStats(
+                name=name, rows=table.count_rows(), versions=len(table.list_versions()),
+                fragments=int(info["fragment_stats"]["num_fragments"]), bytes=int(info["total_bytes"]),
+            ))
+        return found
+
+    def folder_bytes(self) -> int | None:
+        root = Path(self._t.settings.uri)
+        if "://" in self._t.settings.uri or not root.exists():
+            return None
+        return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+    # --- hard purge ---------------------------------------------------------------------------
+    def purge(
+        self, *, event_ids: Iterable[str] | None = None, agent_id: str | None = None,
+        session_id: str | None = None, principal: str = "system",
+    ) -> PurgeResult:
+        """Delete events and what is derived only from them, then rewrite files so the bytes go."""
+        targets = self._target_events(event_ids, agent_id, session_id)
+        purged_ids = {e for _, e in targets}
+        agents = {a for a, _ in targets}
+        doomed, mixed = self._derived_notes(purged_ids, agents)
+        gone = _Gone(purged_ids, {session_id} if session_id else set(), {agent_id} if agent_id else set())
+        batch_id = self._strip_evidence(mixed, gone, principal)
+        self._delete_notes(doomed)
+        sessions = self._delete_events(targets)
+        self._delete_graph(doomed, sessions, [agent_id] if agent_id else [])
+        self.scrub()
+        return PurgeResult(
+            events=len(targets), notes_deleted=sorted(doomed), notes_rederived=sorted(mixed),
+            sessions=sessions, batch_id=batch_id, rederive=sorted(mixed),
+        )
+
+    def _target_events(self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None) -> list[tuple[str, str]]:
+        clauses = []
+        if event_ids is not None:
+            clauses.append(sql_in("event_id", event_ids))
+        if agent_id is not None:
+            clauses.append(f"agent_id = {sql_str(agent_id)}")
+        if session_id is not None:
+            clauses.append(f"session_id = {sql_str(session_id)}")
+        if not clauses:
+            raise ValidationError("purge needs event_ids, an agent_id or a session_id", field=None)
+        table = self._t.read("events", " AND ".join(clauses), ["agent_id", "event_id"])
+        return [(r["agent_id"], r["event_id"]) for r in rows(table)]
+
+    def _derived_notes(self, purged: set[str], agents: set[str]) -> tuple[set[str], set[str]]:
+        doomed: set[str] = set()
+        mixed: set[str] = set()
+        table = self._t.read("notes", None, ["note_id", "evidence", "source_agents", "owner_agent"])
+        for row in rows(table):
+            evidence = set(row["evidence"] or [])
+            related = set(row["source_agents"] or []) | {row["owner_agent"]}
+            if not evidence & purged or not related & agents:
+                continue
+            if evidence <= purged:
+                doomed.add(row["note_id"])
+            else:
+                mixed.add(row["note_id"])
+        return doomed, mixed - doomed
+
+    def _strip_evidence(self, mixed: set[str], gone: _Gone, principal: str) -> str | None:
+        if not mixed:
+            return None
+        current = self._t.read("notes", f"tombstone = false AND {sql_in('note_id', mixed)}")
+        latest = {r["note_id"]: r for r in sorted(rows(current), key=lambda r: r["version"])}
+        now = self._clock.now()
+        writes = []
+        for row in latest.values():
+            note = note_from_row(row)
+            update = {
+                "evidence": [e for e in note.evidence if e not in gone.events],
+                "source_sessions": [s for s in note.source_sessions if s not in gone.sessions],
+                "source_agents": [a for a in note.source_agents if a not in gone.agents],
+                "updated_at": now,
+            }
+            writes.append(NoteWrite(note.model_copy(update=update), "purge", "evidence purged"))
+        batch = self._writer.run("purge", writes, principal=principal)
+        self._t.write("note_versions", lambda t: t.delete(sql_in("note_id", mixed)))
+        return batch.batch_id
+
+    def _delete_notes(self, note_ids: set[str]) -> None:
+        if note_ids:
+            for name in ("notes", "note_versions"):
+                self._t.write(name, lambda t: t.delete(sql_in("note_id", note_ids)))
+
+    def _delete_events(self, targets: list[tuple[str, str]]) -> list[str]:
+        by_agent: dict[str, list[str]] = {}
+        for agent, event in targets:
+            by_agent.setdefault(agent, []).append(event)
+        touched: set[str] = set()
+        for agent, ids in by_agent.items():
+            where = f"agent_id = {sql_str(agent)} AND {sql_in('event_id', ids)}"
+            touched.update(r["session_id"] for r in rows(self._t.read("events", where, ["session_id"])))
+            self._t.write("events", lambda t, where=where: t.delete(where))
+        emptied = [s for s in touched if self._t["events"].count_rows(f"session_id = {sql_str(s)}") == 0]
+        if emptied:
+            self._t.write("sessions", lambda t: t.delete(sql_in("session_id", emptied)))
+        return sorted(emptied)
+
+    def _delete_graph(self, notes: set[str], sessions: list[str], agents: list[str]) -> None:
+        ids = set(notes) | set(sessions) | set(agents)
+        if ids:
+            self._t.write("graph_nodes", lambda t: t.delete(sql_in("node_id", ids)))
+            self._t.write("graph_edges", lambda t: t.delete(f"{sql_in('source', ids)} OR {sql_in('target', ids)}"))
+
+    def scrub(self) -> None:
+        """Rewrite every fragment holding deleted rows and drop every old version and stray file."""
+        for name in self._t.schemas:
+            dataset = self._t[name].to_lance()
+            dataset.optimize.compact_files(materialize_deletions_threshold=0.0)
+            dataset.cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
+            self._t[name].checkout_latest()
