@@ -1,0 +1,35 @@
+"""The privacy corpus (tests/data/privacy), for the masking tests and for byte searches of a store.
+
+Each row is ``{"text": str, "canaries": [str, ...], "kinds": [str, ...]}``: ``canaries[i]`` is an
+exact substring of ``text`` that must never reach disk, of kind ``kinds[i]`` (the label the masker
+should give it); clean rows have no canaries. ``make_corpus.py`` there regenerates both halves.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal, TypedDict
+
+CORPUS_DIR = Path(__file__).parent / "data" / "privacy"
+PII_KINDS = frozenset({"email", "phone", "card_number", "iban"})
+Half = Literal["dev", "heldout"]
+
+
+class CorpusRow(TypedDict):
+    text: str
+    canaries: list[str]
+    kinds: list[str]
+
+
+def load_corpus(half: Half) -> list[CorpusRow]:
+    """The rows of one half, in file order."""
+    path = CORPUS_DIR / f"{half}.jsonl"
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def all_canaries(half: Half | None = None) -> list[str]:
+    """Every planted canary (of one half, or of both), e.g. to search a store folder's bytes."""
+    halves: tuple[Half, ...] = (half,) if half else ("dev", "heldout")
+    return [canary for h in halves for row in load_corpus(h) for canary in row["canaries"]]
