@@ -45,3 +45,22 @@ def store(settings: Settings, clock: ManualClock) -> Iterator[Store]:
 @pytest.fixture(scope="session")
 def minilm() -> Embedder:
     return MiniLMEmbedder(EmbeddingSettings())
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    """One local Ray for the whole test session (2 CPUs, no dashboard, small object store).
+
+    Workers get this checkout on PYTHONPATH, so they run the code under test even where another
+    checkout of the project is installed in the environment.
+    """
+    import ray
+
+    ray.init(
+        address="local", num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
+        namespace="reverie-test", resources={"reverie_background": 1},
+        runtime_env={"env_vars": {"PYTHONPATH": str(ROOT), "TOKENIZERS_PARALLELISM": "false"}},
+        log_to_driver=False,
+    )
+    yield
+    ray.shutdown()
