@@ -131,6 +131,8 @@ AUDIT = _schema([
     pa.field("reason", pa.string()),
 ])
 
+# Rows of the graph and of the review queue carry the batch that wrote them and a write sequence:
+# a reader keeps, per key, the newest row of a committed batch (see ``reverie.store.ledger``).
 GRAPH_NODES = _schema([
     pa.field("project", pa.string(), nullable=False),
     pa.field("node_id", pa.string(), nullable=False),
@@ -140,6 +142,7 @@ GRAPH_NODES = _schema([
     pa.field("valid_from", TIME),
     pa.field("invalid_at", TIME),
     pa.field("batch_id", pa.string(), nullable=False),
+    pa.field("seq", pa.int64(), nullable=False),
 ])
 
 GRAPH_EDGES = _schema([
@@ -152,6 +155,67 @@ GRAPH_EDGES = _schema([
     pa.field("valid_from", TIME),
     pa.field("invalid_at", TIME),
     pa.field("batch_id", pa.string(), nullable=False),
+    pa.field("seq", pa.int64(), nullable=False),
+])
+
+REVIEW_ITEMS = _schema([
+    pa.field("item_id", pa.string(), nullable=False),
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("pattern_id", pa.string(), nullable=False),
+    pa.field("reasons", IDS),
+    pa.field("status", pa.string(), nullable=False),
+    pa.field("details", pa.string()),
+    pa.field("run_id", pa.string()),
+    pa.field("created_at", TIME),
+    pa.field("decided_at", TIME),
+    pa.field("reviewer", pa.string()),
+    pa.field("decision_reason", pa.string()),
+    pa.field("batch_id", pa.string(), nullable=False),
+    pa.field("seq", pa.int64(), nullable=False),
+])
+
+# Mining state that is not knowledge: run records with their checkpoint, the fitted model of each
+# project (pickled reducer and clusterer, for incremental assignment) and the 2-D map of its notes.
+MINING_RUNS = _schema([
+    pa.field("run_id", pa.string(), nullable=False),
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("status", pa.string(), nullable=False),
+    pa.field("mode", pa.string(), nullable=False),
+    pa.field("principal", pa.string()),
+    pa.field("created_at", TIME),
+    pa.field("updated_at", TIME),
+    pa.field("started_at", TIME),
+    pa.field("not_before", TIME),
+    pa.field("cursor", pa.int64()),
+    pa.field("units", pa.int64()),
+    pa.field("attempts", pa.int64()),
+    pa.field("result", pa.string()),
+    pa.field("error", pa.string()),
+])
+
+MINING_PLANS = _schema([
+    pa.field("run_id", pa.string(), nullable=False),
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("plan", pa.large_string(), nullable=False),
+])
+
+MINING_MODELS = _schema([
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("fit_id", pa.string(), nullable=False),
+    pa.field("fitted_at", TIME),
+    pa.field("note_ids", IDS),
+    pa.field("labels", pa.list_(pa.int32())),
+    pa.field("model", pa.large_binary()),
+])
+
+MINING_MAPS = _schema([
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("fit_id", pa.string(), nullable=False),
+    pa.field("updated_at", TIME),
+    pa.field("note_ids", IDS),
+    pa.field("x", pa.list_(pa.float32())),
+    pa.field("y", pa.list_(pa.float32())),
+    pa.field("labels", pa.list_(pa.int32())),
 ])
 
 LOCKS = _schema([
@@ -168,4 +232,9 @@ FIXED_TABLES: dict[str, pa.Schema] = {
     "audit": AUDIT,
     "graph_nodes": GRAPH_NODES,
     "graph_edges": GRAPH_EDGES,
+    "review_items": REVIEW_ITEMS,
+    "mining_runs": MINING_RUNS,
+    "mining_plans": MINING_PLANS,
+    "mining_models": MINING_MODELS,
+    "mining_maps": MINING_MAPS,
 }

@@ -88,15 +88,48 @@ class ActorSettings(Section):
 
 
 class MiningSettings(Section):
+    """Cross-agent mining (DESIGN §4.4): clustering, promotion, the background pool and its load signal."""
+
+    # promotion rule
     min_sessions: int = 3
     topic_similarity: float = 0.6
+    agent_confidence_step: float = 0.1
+    pattern_merge_similarity: float = 0.85
+    # the background pool
     background_resource: str = "reverie_background"
     background_slots: float = 1.0
+    task_slots: float = 1.0
+    task_cpus: float = 0.5
+    max_attempts: int = 3
+    chunk_clusters: int = 64
+    # clustering
     umap_neighbors: int = 15
     umap_components: int = 5
+    umap_epochs: int = 200
     min_cluster_size: int = 3
+    min_samples: int = 2
+    cluster_selection: Literal["eom", "leaf"] = "eom"
     identity_below: int = 50
     seed: int = 42
+    refit_fraction: float = 0.2
+    refit_after: timedelta = timedelta(hours=24)
+    # preemption: the load signal fed by the serving path
+    load_high: float = 0.8
+    load_low: float = 0.3
+    load_window_seconds: float = 2.0
+    load_inflight_capacity: int = 32
+    load_latency_target_seconds: float = 0.5
+    poll_seconds: float = 0.1
+    yield_grace_seconds: float = 1.0
+    force_after_seconds: float = 5.0
+    # scheduling: staggered starts and a per-project rate limit
+    schedule: bool = True
+    schedule_every: timedelta = timedelta(minutes=5)
+    min_interval: timedelta = timedelta(hours=1)
+    stagger_max: timedelta = timedelta(seconds=120)
+    min_new_notes: int = 3
+    max_runs_per_hour: int = 6
+    wait_seconds: float = 600.0
 
 
 class RetrievalSettings(Section):

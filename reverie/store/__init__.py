@@ -2,7 +2,8 @@
 
 ``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
 store built with another embedder. Parts: ``events`` (capture), ``notes`` (reads), ``batches``
-(the only way notes change), ``maintenance`` (compaction, sizes, purge).
+(the only way notes change), ``maintenance`` (compaction, sizes, purge), and the keyed rows written
+under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id, ordered_id
 from reverie.store.events import AgentSummary, AppendResult, EventLog
+from reverie.store.ledger import Ledger, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
 from reverie.store.notes import NoteFilter, NoteHistory, NotePage, NoteReader
 from reverie.store.tables import Tables, sql_in, sql_str
 
 __all__ = [
-    "AgentSummary", "AppendResult", "NoteFilter", "NoteHistory", "NotePage", "NoteWrite",
-    "PurgeResult", "Store", "TableStats", "new_batch_id", "ordered_id", "sql_in", "sql_str",
+    "AgentSummary", "AppendResult", "Ledger", "NoteFilter", "NoteHistory", "NotePage", "NoteWrite",
+    "PurgeResult", "Store", "TableStats", "graph_node_id", "new_batch_id", "ordered_id", "sql_in", "sql_str",
 ]
 
 
@@ -34,6 +36,9 @@ class Store:
         self.notes = NoteReader(self.tables)
         self.batches = BatchWriter(self.tables, self.notes, self.events, self.clock)
         self.maintenance = Maintenance(self.tables, self.batches, self.clock)
+        self.graph_nodes = Ledger(self.tables, "graph_nodes", ("project", "node_id"))
+        self.graph_edges = Ledger(self.tables, "graph_edges", ("project", "edge_id"))
+        self.reviews = Ledger(self.tables, "review_items", ("item_id",))
 
     @classmethod
     def open(cls, settings: StoreSettings, spec: EmbedderSpec, clock: Clock | None = None) -> Store:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from reverie.store.notes import NoteReader
 from reverie.store.rows import batch_from_row, batch_row, note_from_row, note_from_snapshot, note_row, rows, version_row
 from reverie.store.tables import Tables, sql_in, sql_str
 
-_DERIVED_TABLES = ("notes", "note_versions", "audit", "graph_nodes", "graph_edges")
+_DERIVED_TABLES = ("notes", "note_versions", "audit", "graph_nodes", "graph_edges", "review_items")
 
 
 @dataclass(frozen=True)
@@ -264,12 +264,21 @@ class BatchWriter:
             self._t.write(name, lambda t: t.add(table))
 
     # --- whole operations -----------------------------------------------------------------------
-    def run(self, kind: BatchKind, writes: Sequence[NoteWrite], **begin: Any) -> Batch:
-        """Begin, stage, commit; on any failure the batch is aborted and nothing becomes visible."""
+    def run(
+        self, kind: BatchKind, writes: Sequence[NoteWrite], *,
+        also: Callable[[Batch], None] | None = None, **begin: Any,
+    ) -> Batch:
+        """Begin, stage, commit; on any failure the batch is aborted and nothing becomes visible.
+
+        ``also(batch)`` stages further rows under the same batch before it commits (graph and
+        review rows, through a :class:`~reverie.store.ledger.Ledger`), so they appear with the notes.
+        """
         stats = begin.pop("stats", None)
         batch = self.begin(kind, **begin)
         try:
             staged = self.stage(batch, writes)
+            if also is not None:
+                also(staged)
             return self.commit(staged, stats)
         except BaseException:
             self._abort_quietly(batch.batch_id)

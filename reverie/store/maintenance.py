@@ -10,6 +10,7 @@ from pathlib import Path
 from reverie.clock import Clock
 from reverie.errors import ValidationError
 from reverie.store.batches import BatchWriter, NoteWrite
+from reverie.store.ledger import graph_node_id
 from reverie.store.rows import note_from_row, rows
 from reverie.store.tables import Tables, sql_in, sql_str
 
@@ -162,10 +163,15 @@ class Maintenance:
         return sorted(emptied)
 
     def _delete_graph(self, notes: set[str], sessions: list[str], agents: list[str]) -> None:
-        ids = set(notes) | set(sessions) | set(agents)
+        ids = (
+            {graph_node_id("note", n) for n in notes} | {graph_node_id("pattern", n) for n in notes}
+            | {graph_node_id("session", s) for s in sessions} | {graph_node_id("agent", a) for a in agents}
+        )
         if ids:
             self._t.write("graph_nodes", lambda t: t.delete(sql_in("node_id", ids)))
             self._t.write("graph_edges", lambda t: t.delete(f"{sql_in('source', ids)} OR {sql_in('target', ids)}"))
+        if notes:
+            self._t.write("review_items", lambda t: t.delete(sql_in("pattern_id", notes)))
 
     def scrub(self) -> None:
         """Rewrite every fragment holding deleted rows and drop every old version and stray file."""

@@ -1,0 +1,82 @@
+"""The last fit of each project: its pickled topic model and the 2-D map of its notes.
+
+Both are caches of a computation, not knowledge: one row per project in ``mining_models`` and one in
+``mining_maps``, each replaced whole in a single commit (never half-written). The model row lists
+every note the model has placed (fitted or assigned later) with its label, so an incremental run
+knows which notes are new and which notes form each cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import pyarrow as pa
+
+from mining.topics import TopicModel
+from reverie.store import Store, sql_str
+from reverie.store.rows import rows
+
+
+@dataclass(frozen=True)
+class StoredFit:
+    fit_id: str
+    fitted_at: datetime
+    note_ids: list[str]
+    labels: np.ndarray
+    model: TopicModel
+
+
+@dataclass(frozen=True)
+class ProjectMap:
+    fit_id: str
+    updated_at: datetime
+    note_ids: list[str]
+    x: np.ndarray
+    y: np.ndarray
+    labels: np.ndarray
+
+
+class Fits:
+    def __init__(self, store: Store) -> None:
+        self._t = store.tables
+
+    def load(self, project: str) -> StoredFit | None:
+        found = rows(self._t.read("mining_models", f"project = {sql_str(project)}"))
+        if not found:
+            return None
+        row = found[0]
+        return StoredFit(
+            row["fit_id"], row["fitted_at"], list(row["note_ids"]), np.asarray(row["labels"], dtype=np.int32),
+            TopicModel.from_bytes(row["model"]),
+        )
+
+    def save(self, project: str, fit: StoredFit) -> None:
+        row = {
+            "project": project, "fit_id": fit.fit_id, "fitted_at": fit.fitted_at, "note_ids": fit.note_ids,
+            "labels": fit.labels.astype(np.int32).tolist(), "model": fit.model.to_bytes(),
+        }
+        self._upsert("mining_models", row)
+
+    def map(self, project: str) -> ProjectMap | None:
+        found = rows(self._t.read("mining_maps", f"project = {sql_str(project)}"))
+        if not found:
+            return None
+        row = found[0]
+        return ProjectMap(
+            row["fit_id"], row["updated_at"], list(row["note_ids"]), np.asarray(row["x"], dtype=np.float32),
+            np.asarray(row["y"], dtype=np.float32), np.asarray(row["labels"], dtype=np.int32),
+        )
+
+    def save_map(self, project: str, points: ProjectMap) -> None:
+        row = {
+            "project": project, "fit_id": points.fit_id, "updated_at": points.updated_at, "note_ids": points.note_ids,
+            "x": points.x.astype(np.float32).tolist(), "y": points.y.astype(np.float32).tolist(),
+            "labels": points.labels.astype(np.int32).tolist(),
+        }
+        self._upsert("mining_maps", row)
+
+    def _upsert(self, name: str, row: dict) -> None:
+        data = pa.Table.from_pylist([row], schema=self._t.schemas[name])
+        self._t.write(name, lambda t: t.merge_insert("project").when_matched_update_all().when_not_matched_insert_all().execute(data))

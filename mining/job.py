@@ -1,0 +1,392 @@
+"""One mining run of one project, as a sequence of checkpointed work units.
+
+Units: ``fit`` (read the project's notes, fit the topic model or assign new notes to the stored
+one, match clusters to existing patterns, save the plan), then one ``write`` unit per chunk of
+clusters (assess each cluster, write its pattern, graph and review rows as one mining batch), then
+``refresh`` (bring the graph's note and pattern nodes up to date with edits, supersessions and
+reviews made elsewhere), then ``finish``.
+
+Between units the job asks the load signal; at or above ``load_high`` it records its cursor and
+stops with status ``yielded`` (the pool resumes it below ``load_low``). Every batch id is
+``b-mining-<run id>-<unit>``: a unit whose batch already committed is skipped (its results are
+read back from the batch's stats), a half-written one is cleaned and written again, so a run that
+was cancelled, crashed or yielded ends exactly as an uninterrupted one. Every time written into
+notes and the graph is the run's ``started_at``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+
+from mining.fits import Fits, ProjectMap, StoredFit
+from mining.graph import Fragment, GraphRows, add_pattern, add_supersession, note_node, pattern_node
+from mining.patterns import ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for
+from mining.review import ReviewQueue, item_id_for, opened_row
+from mining.runs import Plan, PlannedCluster, RunBook, RunState
+from mining.topics import topic_model_for
+from reverie.records import Batch, Note
+from reverie.settings import MiningSettings
+from reverie.store import NoteFilter, NoteWrite, Store, graph_node_id
+from reverie.store.rows import note_from_row, rows
+
+log = logging.getLogger(__name__)
+_RESULT_KEYS = ("promoted", "candidates", "merged", "review")
+_NOTE_COLUMNS = [f for f in Note.model_fields if f != "vector"]
+ELIGIBLE = NoteFilter(
+    statuses=["active", "candidate"],
+    extra=["type NOT IN ('pattern', 'open_question')", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')"],
+)
+
+
+class LoadProbe(Protocol):
+    def level(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Eligible:
+    """The notes a run clusters: current views, sorted by id, with their vectors."""
+
+    notes: dict[str, Note]
+    ids: list[str]
+    vectors: np.ndarray
+
+
+def eligible_notes(store: Store, project: str) -> Eligible:
+    where = NoteFilter(**{**ELIGIBLE.__dict__, "project": project})
+    table = store.notes.frame(where).sort_by("note_id")
+    dim = store.tables.spec.dim
+    vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else np.zeros((0, dim), np.float32)
+    notes = [note_from_row(r) for r in rows(table.drop_columns(["vector"]))]
+    return Eligible({n.note_id: n for n in notes}, [n.note_id for n in notes], np.asarray(vectors, dtype=np.float32))
+
+
+class MiningJob:
+    def __init__(self, store: Store, settings: MiningSettings, run_id: str, load: LoadProbe | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.run_id = run_id
+        self.load = load
+        self.runs = RunBook(store)
+        self.fits = Fits(store)
+        self._eligible: Eligible | None = None
+        self._graph: GraphRows | None = None
+
+    # --- the loop -----------------------------------------------------------------------------
+    def execute(self) -> RunState:
+        state = self.runs.get(self.run_id)
+        state = self._save(state, status="running", attempts=state.attempts + 1, error=None)
+        plan = self.runs.plan(self.run_id)
+        if plan is not None and state.cursor == 0:  # the fit finished before an interruption
+            state = self._save(state, cursor=1, units=self._units(plan))
+        while state.cursor == 0 or state.cursor < state.units:
+            if self._overloaded():
+                log.info("run %s yields at unit %d: load is high", self.run_id, state.cursor)
+                return self._save(state, status="yielded")
+            state, plan = self._unit(state, plan)
+        return self.runs.get(self.run_id)
+
+    def _unit(self, state: RunState, plan: Plan | None) -> tuple[RunState, Plan | None]:
+        start = time.perf_counter()
+        if state.cursor == 0:
+            plan = self._fit(state)
+            state = self._save(state, cursor=1, units=self._units(plan), result=_empty_result(plan))
+        else:
+            assert plan is not None
+            chunks = plan.chunks(self.settings.chunk_clusters)
+            index = state.cursor - 1
+            if index < len(chunks):
+                found = self._write(state, index, chunks[index])
+            elif index == len(chunks):
+                found = self._refresh(state)
+            else:
+                found = {"status": "committed"}
+            state = self._save(state, cursor=state.cursor + 1, **_merge(state, found))
+        log.info("run %s unit %d/%d in %.2f s", self.run_id, state.cursor, state.units, time.perf_counter() - start)
+        return state, plan
+
+    def _units(self, plan: Plan) -> int:
+        return 1 + len(plan.chunks(self.settings.chunk_clusters)) + 2
+
+    def _overloaded(self) -> bool:
+        return self.load is not None and self.load.level() >= self.settings.load_high
+
+    def _save(self, state: RunState, **changes: Any) -> RunState:
+        state = state.model_copy(update={**changes, "updated_at": self.store.now()})
+        self.runs.save(state)
+        return state
+
+    # --- unit: fit ------------------------------------------------------------------------------
+    def _fit(self, state: RunState) -> Plan:
+        notes = self.eligible()
+        stored = self.fits.load(state.project)
+        if self._incremental(state, stored, notes):
+            assert stored is not None
+            plan, fit, points = self._assign(state, stored, notes)
+        else:
+            plan, fit, points = self._full_fit(state, notes)
+        self.runs.save_plan(self.run_id, state.project, plan)
+        self.fits.save(state.project, fit)
+        self.fits.save_map(state.project, points)
+        return plan
+
+    def _incremental(self, state: RunState, stored: StoredFit | None, notes: Eligible) -> bool:
+        if state.mode == "full" or stored is None:
+            return False
+        if state.mode == "incremental":
+            return True
+        new = len(set(notes.ids) - set(stored.note_ids))
+        fresh = state.started_at - stored.fitted_at < self.settings.refit_after
+        return fresh and new <= self.settings.refit_fraction * max(1, len(stored.note_ids))
+
+    def _full_fit(self, state: RunState, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
+        model = topic_model_for(len(notes.ids), self.settings)
+        fitted = model.fit(notes.vectors)
+        members = _group(notes.ids, fitted.labels)
+        plan = self._plan(state, "full", members, notes, assigned=0, noise=int((fitted.labels < 0).sum()))
+        fit = StoredFit(self.run_id, state.started_at, list(notes.ids), fitted.labels, model)
+        points = ProjectMap(self.run_id, state.started_at, list(notes.ids), fitted.coordinates[:, 0], fitted.coordinates[:, 1], fitted.labels)
+        return plan, fit, points
+
+    def _assign(self, state: RunState, stored: StoredFit, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
+        known = set(stored.note_ids)
+        new_ids = [i for i in notes.ids if i not in known]
+        index = {n: i for i, n in enumerate(notes.ids)}
+        placed = stored.model.assign(notes.vectors[[index[n] for n in new_ids]] if new_ids else notes.vectors[:0])
+        ids = [*stored.note_ids, *new_ids]
+        labels = np.concatenate([stored.labels, placed.labels]).astype(np.int32)
+        touched = set(placed.labels.tolist()) - {-1}
+        members = {k: v for k, v in _group(ids, labels).items() if k in touched}
+        members = {k: [m for m in v if m in notes.notes] for k, v in members.items()}
+        plan = self._plan(state, "incremental", members, notes, assigned=len(new_ids), noise=int((placed.labels < 0).sum()))
+        fit = StoredFit(stored.fit_id, stored.fitted_at, ids, labels, stored.model)
+        points = self._extend_map(state, stored, new_ids, placed.coordinates, placed.labels)
+        return plan, fit, points
+
+    def _extend_map(self, state: RunState, stored: StoredFit, new_ids: list[str], xy: np.ndarray, labels: np.ndarray) -> ProjectMap:
+        old = self.fits.map(state.project)
+        if old is None:
+            return ProjectMap(stored.fit_id, state.started_at, new_ids, xy[:, 0], xy[:, 1], labels)
+        return ProjectMap(
+            stored.fit_id, state.started_at, [*old.note_ids, *new_ids], np.concatenate([old.x, xy[:, 0]]),
+            np.concatenate([old.y, xy[:, 1]]), np.concatenate([old.labels, labels]),
+        )
+
+    def _plan(self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, *, assigned: int, noise: int) -> Plan:
+        index = {n: i for i, n in enumerate(notes.ids)}
+        keys = []
+        for label, ids in sorted(members.items()):
+            vectors = notes.vectors[[index[i] for i in ids]]
+            kept = focus(vectors, self.settings.topic_similarity, self.settings.min_cluster_size) if ids else []
+            ids = [i for i, k in zip(ids, kept, strict=True) if k]
+            if ids:
+                centroid = vectors[kept].mean(axis=0)
+                keys.append(ClusterKey(f"c{label:05d}", frozenset(ids), centroid / max(np.linalg.norm(centroid), 1e-12)))
+        matched = match_patterns(keys, self._known_patterns(state.project), self.settings.pattern_merge_similarity)
+        clusters = [
+            PlannedCluster(key=k.key, label=int(k.key[1:]), members=sorted(k.members),
+                           pattern_id=matched.get(k.key) or pattern_id_for(state.project, k.members))
+            for k in keys
+        ]
+        return Plan(mode=mode, fit_id=self.run_id, notes=len(notes.ids), assigned=assigned, noise=noise, clusters=clusters)  # type: ignore[arg-type]
+
+    def _known_patterns(self, project: str) -> list[KnownPattern]:
+        table = self.store.notes.frame(NoteFilter(project=project, types=["pattern"]), columns=["note_id", "vector"])
+        supports: dict[str, set[str]] = {}
+        for edge in self.graph(project).edges.values():
+            if edge["kind"] == "supports" and edge["invalid_at"] is None:
+                supports.setdefault(edge["target"], set()).add(edge["source"].removeprefix("note:"))
+        dim = self.store.tables.spec.dim
+        vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else []
+        return [
+            KnownPattern(pid, frozenset(supports.get(graph_node_id("pattern", pid), set())), np.asarray(vectors[i]))
+            for i, pid in enumerate(table["note_id"].to_pylist())
+        ]
+
+    # --- unit: write a chunk of clusters ------------------------------------------------------
+    def _write(self, state: RunState, index: int, chunk: Sequence[PlannedCluster]) -> dict[str, Any]:
+        batch_id = f"b-mining-{self.run_id}-w{index + 1:04d}"
+        done = self._committed(batch_id)
+        if done is not None:
+            return done
+        notes = self.eligible()
+        patterns = self.store.notes.get_many([c.pattern_id for c in chunk])
+        items = ReviewQueue(self.store).by_pattern([c.pattern_id for c in chunk])
+        graph = self.graph(state.project)
+        writes: list[NoteWrite] = []
+        reviews: list[dict[str, Any]] = []
+        fragment = Fragment()
+        found: dict[str, list[str]] = {k: [] for k in _RESULT_KEYS}
+        for cluster in chunk:
+            members = [self._member(notes, m) for m in cluster.members if m in notes.notes]
+            if not members:
+                continue
+            step = self._cluster(state, cluster, members, patterns.get(cluster.pattern_id), items.get(cluster.pattern_id), fragment)
+            writes.extend(step.writes)
+            reviews.extend(step.reviews)
+            for key, values in step.found.items():
+                found[key].extend(values)
+        nodes, edges = graph.changes(fragment)
+        self._commit(state, batch_id, writes, nodes, edges, reviews, found)
+        return found
+
+    def _member(self, notes: Eligible, note_id: str) -> Member:
+        return Member(notes.notes[note_id], notes.vectors[self._index[note_id]])
+
+    def _cluster(
+        self, state: RunState, cluster: PlannedCluster, members: list[Member], existing: Note | None,
+        item: Any, fragment: Fragment,
+    ) -> _Step:
+        found = assess(state.project, members, existing, self.settings)
+        result = draft(cluster.pattern_id, state.project, members, found, existing, state.started_at)
+        view = result.note or existing
+        step = _Step([], [], {k: [] for k in _RESULT_KEYS})
+        if view is None or (result.note is None and existing is not None and existing.status not in ("active", "candidate")):
+            return step
+        if result.note is not None:
+            action, key = _action(result.note, existing)
+            reason = _reason(found)
+            step.writes.append(NoteWrite(result.note, action, reason, result.vector))
+            step.found[key].append(result.note.note_id)
+        add_pattern(fragment, view, [m.note for m in members], found.conflicts, state.started_at)
+        if result.needs_review:
+            row = opened_row(item, project=state.project, pattern_id=view.note_id, reasons=found.reasons,
+                             details=_details(found, members), run_id=self.run_id, at=state.started_at)
+            if row is not None:
+                step.reviews.append(row)
+                step.found["review"].append(item_id_for(view.note_id))
+        return step
+
+    def _commit(
+        self, state: RunState, batch_id: str, writes: list[NoteWrite], nodes: list[dict], edges: list[dict],
+        reviews: list[dict], found: dict[str, Any],
+    ) -> None:
+        if not (writes or nodes or edges or reviews):
+            return
+
+        def also(batch: Batch) -> None:
+            self.store.graph_nodes.stage(batch, nodes)
+            self.store.graph_edges.stage(batch, edges)
+            self.store.reviews.stage(batch, reviews)
+
+        self.store.batches.run(
+            "mining", writes, also=also, batch_id=batch_id, project=state.project, principal=state.principal,
+            stats={"run_id": self.run_id, "found": found, "nodes": len(nodes), "edges": len(edges)},
+        )
+        self.graph(state.project).apply(nodes, edges)
+
+    def _committed(self, batch_id: str) -> dict[str, Any] | None:
+        batch = self.store.batches.find(batch_id)
+        if batch is None or batch.status not in ("committed", "rolled_back"):
+            return None
+        return dict(batch.stats.get("found", {}))
+
+    # --- unit: refresh the graph's view of notes changed elsewhere ------------------------------
+    def _refresh(self, state: RunState) -> dict[str, Any]:
+        batch_id = f"b-mining-{self.run_id}-refresh"
+        done = self._committed(batch_id)
+        if done is not None:
+            return done
+        graph = self.graph(state.project)
+        fragment = Fragment()
+        listed = {n["node_id"] for n in graph.nodes.values() if n["kind"] in ("note", "pattern")}
+        for note in self._project_notes(state.project, listed):
+            self._refresh_note(graph, fragment, note, listed, state.started_at)
+        nodes, edges = graph.changes(fragment)
+        self._commit(state, batch_id, [], nodes, edges, [], {})
+        return {}
+
+    def _refresh_note(self, graph: GraphRows, fragment: Fragment, note: Note, listed: set[str], at: datetime) -> None:
+        if note.type == "pattern":
+            fragment.node(pattern_node(note))
+            return
+        node = note_node(note)
+        fragment.node(node)
+        add_supersession(fragment, note, listed, at)
+        if node.invalid_at is not None:
+            for edge in graph.invalidate_edges_from(node.node_id, node.invalid_at):
+                fragment.edge(edge)
+
+    def _project_notes(self, project: str, listed: set[str]) -> list[Note]:
+        table = self.store.notes.frame(NoteFilter(project=project), columns=_NOTE_COLUMNS)
+        keep = [graph_node_id("pattern" if t == "pattern" else "note", i) in listed
+                for i, t in zip(table["note_id"].to_pylist(), table["type"].to_pylist(), strict=True)]
+        table = table.filter(pa.array(keep, type=pa.bool_()))
+        return [note_from_row(r) for r in rows(table)]
+
+    # --- cached reads -------------------------------------------------------------------------
+    def eligible(self) -> Eligible:
+        if self._eligible is None:
+            state = self.runs.get(self.run_id)
+            self._eligible = eligible_notes(self.store, state.project)
+            self._index = {n: i for i, n in enumerate(self._eligible.ids)}
+        return self._eligible
+
+    def graph(self, project: str) -> GraphRows:
+        if self._graph is None:
+            self._graph = GraphRows.load(self.store, project)
+        return self._graph
+
+
+@dataclass
+class _Step:
+    writes: list[NoteWrite]
+    reviews: list[dict[str, Any]]
+    found: dict[str, list[str]]
+
+
+def _group(ids: Sequence[str], labels: np.ndarray) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for note_id, label in zip(ids, labels.tolist(), strict=True):
+        if label >= 0:
+            groups.setdefault(int(label), []).append(note_id)
+    return groups
+
+
+def _action(view: Note, existing: Note | None) -> tuple[str, str]:
+    """The audit action of a pattern write and where the run reports it."""
+    if view.status == "active" and (existing is None or existing.status != "active"):
+        return "promote", "promoted"
+    if view.status == "candidate":
+        return ("add" if existing is None else "merge"), "candidates"
+    return "merge", "merged"
+
+
+def _reason(found: Any) -> str:
+    why = ", ".join(found.reasons) or "promotion rule met"
+    return (f"{found.decision}: {len(found.sessions)} sessions, {len(found.agents)} agents, "
+            f"cohesion {found.cohesion:.2f} ({why})")
+
+
+def _details(found: Any, members: Sequence[Member]) -> dict[str, Any]:
+    return {
+        "notes": sorted(m.note.note_id for m in members), "sessions": list(found.sessions),
+        "agents": list(found.agents), "scope": found.scope, "cohesion": round(found.cohesion, 4),
+        "conflicts": [list(p) for p in found.conflicts],
+    }
+
+
+def _empty_result(plan: Plan) -> dict[str, Any]:
+    return {
+        **{k: [] for k in _RESULT_KEYS},
+        "stats": {"mode": plan.mode, "notes": plan.notes, "clusters": len(plan.clusters),
+                  "assigned": plan.assigned, "noise": plan.noise},
+    }
+
+
+def _merge(state: RunState, found: dict[str, Any]) -> dict[str, Any]:
+    result = dict(state.result)
+    for key in _RESULT_KEYS:
+        result[key] = sorted({*result.get(key, []), *found.get(key, [])})
+    changes: dict[str, Any] = {"result": result}
+    if found.get("status") == "committed":
+        changes["status"] = "committed"
+    return changes
+

@@ -1,0 +1,149 @@
+"""Reducers: embed-space reduction before clustering, passed to the topic model as objects.
+
+``UmapReduction`` is UMAP (seeded, cosine) over an exact k-nearest-neighbour graph that we compute
+ourselves with blocked matrix products, so no approximate index is built (pynndescent's numba code
+costs a minute of compilation in every fresh process) and the result does not depend on one.
+``transform`` places new points the way UMAP's own ``transform`` starts: a membership-weighted
+average of the embeddings of their nearest fitted neighbours (UMAP then refines that start with a
+few epochs; at our scales the start already lands inside the right cluster). ``NoReduction`` is the
+identity, for sets too small for UMAP to be meaningful; ``PlaneProjection`` projects onto the two
+principal axes, the 2-D map of such small sets.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Protocol
+
+import numpy as np
+
+# UMAP's messages that are expected here: a seed forces one thread; our exact k-NN graph has no
+# search index (we transform ourselves); far-apart topics disconnect a few vertices or make the
+# spectral start fail, after which UMAP starts from its seeded random layout.
+_EXPECTED_UMAP_WARNINGS = (
+    r"n_jobs value .* overridden to 1 by setting random_state",
+    r"precomputed_knn\[2\] \(knn_search_index\) is not an NNDescent object",
+    r"A (few|large number) of your vertices were disconnected",
+    r"Spectral initialisation failed",
+    r"Graph is not fully connected",
+)
+
+
+def _umap() -> ModuleType:
+    """``umap.umap_``; the package warns on import that TensorFlow (for ParametricUMAP) is absent."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Tensorflow not installed", category=ImportWarning)
+        import umap.umap_
+
+    return umap.umap_
+
+
+class Reducer(Protocol):
+    """Maps (n, dim) unit vectors to (n, k) points; ``transform`` places new points in a fitted space."""
+
+    def fit_transform(self, vectors: np.ndarray) -> np.ndarray: ...
+
+    def transform(self, vectors: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """The ``k`` nearest rows of each query row by cosine: indices and distances (1 - cosine)."""
+
+    indices: np.ndarray
+    distances: np.ndarray
+
+
+def nearest(queries: np.ndarray, points: np.ndarray, k: int, *, exclude_self: bool = False, block: int = 1024) -> Neighbours:
+    """Exact k nearest neighbours of unit vectors; with ``exclude_self`` row i of ``points`` is i itself first."""
+    k = min(k, len(points))
+    indices = np.empty((len(queries), k), dtype=np.int64)
+    distances = np.empty((len(queries), k), dtype=np.float32)
+    for start in range(0, len(queries), block):
+        sims = queries[start:start + block] @ points.T
+        if exclude_self:
+            rows = np.arange(sims.shape[0])
+            sims[rows, rows + start] = 2.0  # itself first, even among exact duplicates
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        top_sims = np.take_along_axis(sims, top, axis=1)
+        order = np.lexsort((top, -top_sims), axis=1)
+        indices[start:start + block] = np.take_along_axis(top, order, axis=1)
+        distances[start:start + block] = np.take_along_axis(top_sims, order, axis=1)
+    distances = np.clip(1.0 - distances, 0.0, 2.0)
+    if exclude_self:
+        distances[:, 0] = 0.0
+    return Neighbours(indices, distances.astype(np.float32))
+
+
+class NoReduction:
+    """The identity: cluster the vectors themselves."""
+
+    def fit_transform(self, vectors: np.ndarray) -> np.ndarray:
+        return np.asarray(vectors, dtype=np.float32)
+
+    def transform(self, vectors: np.ndarray) -> np.ndarray:
+        return np.asarray(vectors, dtype=np.float32)
+
+
+@dataclass
+class PlaneProjection:
+    """Projection onto the two principal axes of the fitted vectors (the map of small sets)."""
+
+    mean_: np.ndarray | None = field(default=None, repr=False)
+    axes_: np.ndarray | None = field(default=None, repr=False)
+
+    def fit_transform(self, vectors: np.ndarray) -> np.ndarray:
+        self.mean_ = vectors.mean(axis=0) if len(vectors) else np.zeros(vectors.shape[1], dtype=np.float32)
+        axes = np.zeros((2, vectors.shape[1]), dtype=np.float32)
+        if len(vectors):
+            _, _, vt = np.linalg.svd(vectors - self.mean_, full_matrices=False)
+            axes[: min(2, len(vt))] = vt[:2]
+        self.axes_ = axes
+        return self.transform(vectors)
+
+    def transform(self, vectors: np.ndarray) -> np.ndarray:
+        if self.mean_ is None or self.axes_ is None:
+            raise RuntimeError("PlaneProjection.transform before fit_transform")
+        return ((vectors - self.mean_) @ self.axes_.T).astype(np.float32)
+
+
+@dataclass
+class UmapReduction:
+    """UMAP (cosine, seeded, one thread) over an exact k-NN graph; see the module docstring."""
+
+    n_neighbors: int = 15
+    n_components: int = 5
+    n_epochs: int = 200
+    seed: int = 42
+    train_: np.ndarray | None = field(default=None, repr=False)
+    embedding_: np.ndarray | None = field(default=None, repr=False)
+
+    def fit_transform(self, vectors: np.ndarray, neighbours: Neighbours | None = None) -> np.ndarray:
+        umap = _umap()
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        k = max(2, min(self.n_neighbors, len(vectors) - 1))
+        knn = neighbours or nearest(vectors, vectors, k, exclude_self=True)
+        model = umap.UMAP(
+            n_neighbors=k, n_components=self.n_components, metric="cosine", n_epochs=self.n_epochs,
+            random_state=self.seed, n_jobs=1, precomputed_knn=(knn.indices[:, :k], knn.distances[:, :k]),
+        )
+        with warnings.catch_warnings():
+            for message in _EXPECTED_UMAP_WARNINGS:
+                warnings.filterwarnings("ignore", message=message, category=UserWarning)
+            embedding = model.fit_transform(vectors)
+        self.train_ = vectors
+        self.embedding_ = np.asarray(embedding, dtype=np.float32)
+        return self.embedding_
+
+    def transform(self, vectors: np.ndarray) -> np.ndarray:
+        if self.train_ is None or self.embedding_ is None:
+            raise RuntimeError("UmapReduction.transform before fit_transform")
+        smooth_knn_dist = _umap().smooth_knn_dist
+        k = max(2, min(self.n_neighbors, len(self.train_)))
+        knn = nearest(np.asarray(vectors, dtype=np.float32), self.train_, k)
+        sigmas, rhos = smooth_knn_dist(knn.distances, float(k), local_connectivity=0.0)
+        weights = np.exp(-np.maximum(knn.distances - rhos[:, None], 0.0) / sigmas[:, None])
+        weights /= np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+        return np.einsum("nk,nkd->nd", weights, self.embedding_[knn.indices]).astype(np.float32)
