@@ -69,8 +69,12 @@ def eligible_notes(store: Store, project: str) -> Eligible:
 
 
 class MiningJob:
-    def __init__(self, store: Store, settings: MiningSettings, run_id: str, load: LoadProbe | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: MiningSettings, run_id: str, load: LoadProbe | None = None,
+        *, node_id: str | None = None,
+    ) -> None:
         self.store = store
+        self.node_id = node_id
         self.settings = settings
         self.run_id = run_id
         self.load = load
@@ -82,7 +86,9 @@ class MiningJob:
     # --- the loop -----------------------------------------------------------------------------
     def execute(self) -> RunState:
         state = self.runs.get(self.run_id)
-        state = self._save(state, status="running", attempts=state.attempts + 1, error=None)
+        nodes = sorted({*state.result.get("nodes", []), *([self.node_id] if self.node_id else [])})
+        result = {**state.result, "nodes": nodes}
+        state = self._save(state, status="running", attempts=state.attempts + 1, error=None, result=result)
         plan = self.runs.plan(self.run_id)
         if plan is not None and state.cursor == 0:  # the fit finished before an interruption
             state = self._save(state, cursor=1, units=self._units(plan))
@@ -97,7 +103,7 @@ class MiningJob:
         start = time.perf_counter()
         if state.cursor == 0:
             plan = self._fit(state)
-            state = self._save(state, cursor=1, units=self._units(plan), result=_empty_result(plan))
+            state = self._save(state, cursor=1, units=self._units(plan), result={**state.result, **_empty_result(plan)})
         else:
             assert plan is not None
             chunks = plan.chunks(self.settings.chunk_clusters)
@@ -111,6 +117,10 @@ class MiningJob:
             state = self._save(state, cursor=state.cursor + 1, **_merge(state, found))
         log.info("run %s unit %d/%d in %.2f s", self.run_id, state.cursor, state.units, time.perf_counter() - start)
         return state, plan
+
+    def fail(self, message: str) -> RunState:
+        """Record that the run failed (it keeps its cursor; resuming continues from there)."""
+        return self._save(self.runs.get(self.run_id), status="failed", error=message)
 
     def _units(self, plan: Plan) -> int:
         return 1 + len(plan.chunks(self.settings.chunk_clusters)) + 2
@@ -149,8 +159,7 @@ class MiningJob:
     def _full_fit(self, state: RunState, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
         model = topic_model_for(len(notes.ids), self.settings)
         fitted = model.fit(notes.vectors)
-        members = _group(notes.ids, fitted.labels)
-        plan = self._plan(state, "full", members, notes, assigned=0, noise=int((fitted.labels < 0).sum()))
+        plan = self._plan(state, "full", _group(notes.ids, fitted.labels), notes, assigned=0, placed=notes.ids)
         fit = StoredFit(self.run_id, state.started_at, list(notes.ids), fitted.labels, model)
         points = ProjectMap(self.run_id, state.started_at, list(notes.ids), fitted.coordinates[:, 0], fitted.coordinates[:, 1], fitted.labels)
         return plan, fit, points
@@ -165,7 +174,7 @@ class MiningJob:
         touched = set(placed.labels.tolist()) - {-1}
         members = {k: v for k, v in _group(ids, labels).items() if k in touched}
         members = {k: [m for m in v if m in notes.notes] for k, v in members.items()}
-        plan = self._plan(state, "incremental", members, notes, assigned=len(new_ids), noise=int((placed.labels < 0).sum()))
+        plan = self._plan(state, "incremental", members, notes, assigned=len(new_ids), placed=new_ids)
         fit = StoredFit(stored.fit_id, stored.fitted_at, ids, labels, stored.model)
         points = self._extend_map(state, stored, new_ids, placed.coordinates, placed.labels)
         return plan, fit, points
@@ -179,7 +188,10 @@ class MiningJob:
             np.concatenate([old.y, xy[:, 1]]), np.concatenate([old.labels, labels]),
         )
 
-    def _plan(self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, *, assigned: int, noise: int) -> Plan:
+    def _plan(
+        self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, *, assigned: int, placed: Sequence[str],
+    ) -> Plan:
+        """Clusters focused on one topic and matched to existing patterns; ``placed`` notes outside them are noise."""
         index = {n: i for i, n in enumerate(notes.ids)}
         keys = []
         for label, ids in sorted(members.items()):
@@ -195,6 +207,8 @@ class MiningJob:
                            pattern_id=matched.get(k.key) or pattern_id_for(state.project, k.members))
             for k in keys
         ]
+        clustered = {m for c in clusters for m in c.members}
+        noise = sum(1 for n in placed if n not in clustered)
         return Plan(mode=mode, fit_id=self.run_id, notes=len(notes.ids), assigned=assigned, noise=noise, clusters=clusters)  # type: ignore[arg-type]
 
     def _known_patterns(self, project: str) -> list[KnownPattern]:

@@ -241,7 +241,12 @@ def _fields_from(found: Assessment, members: Sequence[Member], existing: Note | 
 
 
 def _same(view: Note, existing: Note) -> bool:
-    return view.model_dump(exclude=_UNCHANGED_FIELDS) == existing.model_dump(exclude=_UNCHANGED_FIELDS)
+    """Equal content; floats compared at 4 decimals (the store keeps them as float32)."""
+    return _content(view) == _content(existing)
+
+
+def _content(note: Note) -> dict:
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in note.model_dump(exclude=_UNCHANGED_FIELDS).items()}
 
 
 def _medoid(members: Sequence[Member]) -> Member:

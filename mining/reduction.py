@@ -3,9 +3,12 @@
 ``UmapReduction`` is UMAP (seeded, cosine) over an exact k-nearest-neighbour graph that we compute
 ourselves with blocked matrix products, so no approximate index is built (pynndescent's numba code
 costs a minute of compilation in every fresh process) and the result does not depend on one.
-``transform`` places new points the way UMAP's own ``transform`` starts: a membership-weighted
-average of the embeddings of their nearest fitted neighbours (UMAP then refines that start with a
-few epochs; at our scales the start already lands inside the right cluster). ``NoReduction`` is the
+``transform`` places new points as UMAP's own ``transform`` does (a membership-weighted average of
+the embeddings of their nearest fitted neighbours, refined by SGD epochs with the fitted points held
+still), over exact neighbours, but with ``transform_neighbors`` (5) neighbours and the fit's full
+epochs instead of UMAP's ``n_neighbors`` and a third of them: measured on planted paraphrase groups
+of five notes, UMAP's choice left a third of held-out paraphrases unassigned (noise), ours 1 in 18,
+and neither ever put one into a wrong cluster. ``NoReduction`` is the
 identity, for sets too small for UMAP to be meaningful; ``PlaneProjection`` projects onto the two
 principal axes, the 2-D map of such small sets.
 """
@@ -18,6 +21,7 @@ from types import ModuleType
 from typing import Protocol
 
 import numpy as np
+import scipy.sparse
 
 # UMAP's messages that are expected here: a seed forces one thread; our exact k-NN graph has no
 # search index (we transform ourselves); far-apart topics disconnect a few vertices or make the
@@ -117,6 +121,7 @@ class UmapReduction:
     n_components: int = 5
     n_epochs: int = 200
     seed: int = 42
+    transform_neighbors: int = 5
     train_: np.ndarray | None = field(default=None, repr=False)
     embedding_: np.ndarray | None = field(default=None, repr=False)
 
@@ -138,12 +143,35 @@ class UmapReduction:
         return self.embedding_
 
     def transform(self, vectors: np.ndarray) -> np.ndarray:
+        """UMAP's transform over our exact neighbours: membership-weighted start, then SGD epochs."""
         if self.train_ is None or self.embedding_ is None:
             raise RuntimeError("UmapReduction.transform before fit_transform")
-        smooth_knn_dist = _umap().smooth_knn_dist
-        k = max(2, min(self.n_neighbors, len(self.train_)))
-        knn = nearest(np.asarray(vectors, dtype=np.float32), self.train_, k)
-        sigmas, rhos = smooth_knn_dist(knn.distances, float(k), local_connectivity=0.0)
-        weights = np.exp(-np.maximum(knn.distances - rhos[:, None], 0.0) / sigmas[:, None])
-        weights /= np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
-        return np.einsum("nk,nkd->nd", weights, self.embedding_[knn.indices]).astype(np.float32)
+        if len(vectors) == 0:
+            return np.zeros((0, self.n_components), dtype=np.float32)
+        umap = _umap()
+        graph = self._membership(umap, np.asarray(vectors, dtype=np.float32))
+        start = self._start(graph)
+        epochs = max(1, self.n_epochs)
+        graph.data[graph.data < graph.data.max() / float(epochs)] = 0.0
+        graph.eliminate_zeros()
+        rng_state = np.random.RandomState(self.seed).randint(np.iinfo(np.int32).min + 1, np.iinfo(np.int32).max, 3).astype(np.int64)
+        a, b = umap.find_ab_params(1.0, 0.1)  # UMAP's default spread and min_dist, as in the fit
+        return umap.optimize_layout_euclidean(
+            start, self.embedding_.copy(), graph.row, graph.col, epochs, len(self.train_),
+            umap.make_epochs_per_sample(graph.data, epochs), a, b, rng_state, 1.0, 0.25, 5.0, False,
+        ).astype(np.float32)
+
+    def _membership(self, umap: ModuleType, vectors: np.ndarray) -> scipy.sparse.coo_matrix:
+        k = max(2, min(self.transform_neighbors, len(self.train_)))
+        knn = nearest(vectors, self.train_, k)
+        sigmas, rhos = umap.smooth_knn_dist(knn.distances, float(k), local_connectivity=0.0)
+        rows, cols, vals, _ = umap.compute_membership_strengths(
+            knn.indices.astype(np.int32), knn.distances, sigmas, rhos, bipartite=True,
+        )
+        return scipy.sparse.coo_matrix((vals, (rows, cols)), shape=(len(vectors), len(self.train_)))
+
+    def _start(self, graph: scipy.sparse.coo_matrix) -> np.ndarray:
+        weights = graph.tocsr()
+        totals = np.asarray(weights.sum(axis=1)).ravel()
+        weights = scipy.sparse.diags(1.0 / np.maximum(totals, 1e-12)) @ weights
+        return np.asarray(weights @ self.embedding_, dtype=np.float32)

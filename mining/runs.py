@@ -73,6 +73,8 @@ class RunState(BaseModel):
             "attempts": self.attempts, "principal": self.principal, "created_at": self.created_at.isoformat(),
             "started_at": self.started_at.isoformat(), "not_before": self.not_before.isoformat(),
         }
+        if self.result.get("nodes"):
+            stats["nodes"] = list(self.result["nodes"])
         if self.result.get("merged"):
             stats["merged"] = list(self.result["merged"])
         if self.error:

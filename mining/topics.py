@@ -79,6 +79,6 @@ def topic_model_for(n_notes: int, settings: MiningSettings) -> TopicModel:
     clusterer = HdbscanClustering(settings.min_cluster_size, settings.min_samples, settings.cluster_selection)
     if n_notes < settings.identity_below:
         return TopicModel(NoReduction(), clusterer, PlaneProjection())
-    reducer = UmapReduction(settings.umap_neighbors, settings.umap_components, settings.umap_epochs, settings.seed)
-    projection = UmapReduction(settings.umap_neighbors, 2, settings.umap_epochs, settings.seed)
+    reducer = UmapReduction(settings.umap_neighbors, settings.umap_components, settings.umap_epochs, settings.seed, settings.assign_neighbors)
+    projection = UmapReduction(settings.umap_neighbors, 2, settings.umap_epochs, settings.seed, settings.assign_neighbors)
     return TopicModel(reducer, clusterer, projection)

@@ -84,6 +84,7 @@ class MapPoint(Result):
     x: float
     y: float
     cluster: int
+    scope: str
     pattern_id: str | None = None
 
 

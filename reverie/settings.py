@@ -106,6 +106,7 @@ class MiningSettings(Section):
     umap_neighbors: int = 15
     umap_components: int = 5
     umap_epochs: int = 200
+    assign_neighbors: int = 5
     min_cluster_size: int = 3
     min_samples: int = 2
     cluster_selection: Literal["eom", "leaf"] = "eom"
