@@ -8,10 +8,9 @@ serving needs. Ray has no task priorities, so the pool makes the tasks preemptib
 - the task checks the load signal between work units and, at or above ``load_high``, checkpoints
   and returns ``yielded``;
 - the supervisor (``tick``, every ``poll_seconds``) cancels a task that keeps running through high
-  load for ``yield_grace_seconds`` (a long unit such as the UMAP fit; ``ray.cancel`` interrupts it
-  between bytecodes, and after ``force_after_seconds`` more it kills the worker), marks it yielded
-  and, once the load is at or below ``load_low``, submits it again: it resumes from its cursor
-  (an interrupted fit is refitted);
+  load for ``yield_grace_seconds`` (a long unit such as the UMAP fit) with ``ray.cancel(force=True)``,
+  marks it yielded and, once the load is at or below ``load_low``, submits it again: it resumes
+  from its cursor (an interrupted fit is refitted);
 - a task lost to a crashed worker or node is submitted again, at most ``max_attempts`` times.
 
 Runs wait in the pool until their ``not_before`` (staggered scheduled starts).
@@ -62,8 +61,6 @@ class Flight:
     run_id: str
     ref: ray.ObjectRef
     high_since: float | None = None
-    cancelled_at: float | None = None
-    forced: bool = False
     reason: Literal["yield", "cancel"] | None = None
 
 
@@ -125,22 +122,22 @@ class Pool:
         if done:
             self._land(flight)
             return
-        if flight.reason is None:
-            if level < self._m.load_high:
-                flight.high_since = None
-            elif flight.high_since is None:
-                flight.high_since = now
-            elif now - flight.high_since >= self._m.yield_grace_seconds:
-                log.info("run %s did not yield within %.1f s of high load; cancelling it", flight.run_id, self._m.yield_grace_seconds)
-                self._interrupt(flight, "yield")
-        elif not flight.forced and flight.cancelled_at is not None and now - flight.cancelled_at >= self._m.force_after_seconds:
-            ray.cancel(flight.ref, force=True)
-            flight.forced = True
+        if flight.reason is not None:
+            return
+        if level < self._m.load_high:
+            flight.high_since = None
+        elif flight.high_since is None:
+            flight.high_since = now
+        elif now - flight.high_since >= self._m.yield_grace_seconds:
+            log.info("run %s did not yield within %.1f s of high load; cancelling it", flight.run_id, self._m.yield_grace_seconds)
+            self._interrupt(flight, "yield")
 
     def _interrupt(self, flight: Flight, reason: Literal["yield", "cancel"]) -> None:
+        """Kill the task's worker: an interrupt raised inside the task could land in an import or a
+        numba compilation and leave the (reused) worker broken; a killed worker leaves nothing
+        behind but invisible rows of an uncommitted batch, which the resumed run cleans."""
         flight.reason = reason
-        flight.cancelled_at = time.monotonic()
-        ray.cancel(flight.ref)
+        ray.cancel(flight.ref, force=True)
 
     def _land(self, flight: Flight) -> None:
         del self._flights[flight.run_id]
@@ -158,15 +155,17 @@ class Pool:
             else:
                 self._retry(flight.run_id, exc)
             return
-        if out["status"] == "yielded":
+        if out["status"] == "failed" and flight.reason is not None:
+            self._after_interrupt(flight, failed=True)  # our interrupt surfaced as an error inside a library
+        elif out["status"] == "yielded":
             self._waiting.add(flight.run_id)
 
-    def _after_interrupt(self, flight: Flight) -> None:
+    def _after_interrupt(self, flight: Flight, *, failed: bool = False) -> None:
         state = self._runs.get(flight.run_id)
-        if state.status in ("committed", "failed"):
+        if state.status == "committed" or (state.status == "failed" and not failed):
             return
         if flight.reason == "yield":
-            self._set(state, "yielded")
+            self._set(state, "yielded", error=None)
             self._waiting.add(flight.run_id)
         else:
             self._set(state, "cancelled")

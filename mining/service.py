@@ -73,7 +73,7 @@ class Mining:
     def cancel(self, run_id: str, *, principal: str = "system") -> MiningRun:
         log.info("run %s cancelled by %s", run_id, principal)
         self.pool.cancel(run_id)
-        return self._wait(run_id, timeout=self._m.force_after_seconds + 10, until=TERMINAL | {"yielded"})
+        return self._wait(run_id, timeout=30.0, until=TERMINAL | {"yielded"})
 
     def resume(self, run_id: str) -> MiningRun:
         state = self.pool.resume(run_id)

@@ -122,7 +122,6 @@ class MiningSettings(Section):
     load_latency_target_seconds: float = 0.5
     poll_seconds: float = 0.1
     yield_grace_seconds: float = 1.0
-    force_after_seconds: float = 5.0
     # scheduling: staggered starts and a per-project rate limit
     schedule: bool = True
     schedule_every: timedelta = timedelta(minutes=5)
