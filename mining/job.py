@@ -16,6 +16,7 @@ notes and the graph is the run's ``started_at``.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Sequence
@@ -50,13 +51,32 @@ class LoadProbe(Protocol):
     def level(self) -> float: ...
 
 
-@dataclass(frozen=True)
 class Eligible:
-    """The notes a run clusters: current views, sorted by id, with their vectors."""
+    """The notes a run clusters, sorted by id, with their vectors; notes are built when asked for."""
 
-    notes: dict[str, Note]
-    ids: list[str]
-    vectors: np.ndarray
+    def __init__(self, table: pa.Table, vectors: np.ndarray) -> None:
+        self.ids: list[str] = table["note_id"].to_pylist()
+        self.vectors = vectors
+        self.index = {n: i for i, n in enumerate(self.ids)}
+        self._table = table
+        self._notes: dict[str, Note] = {}
+
+    def __contains__(self, note_id: str) -> bool:
+        return note_id in self.index
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def note(self, note_id: str) -> Note:
+        return self.notes([note_id])[note_id]
+
+    def notes(self, note_ids: Sequence[str]) -> dict[str, Note]:
+        """The notes of ``note_ids`` that are eligible, built in one pass."""
+        missing = sorted({n for n in note_ids if n in self.index and n not in self._notes})
+        if missing:
+            taken = self._table.take(pa.array([self.index[n] for n in missing], type=pa.int64()))
+            self._notes.update((r["note_id"], note_from_row(r)) for r in rows(taken))
+        return {n: self._notes[n] for n in note_ids if n in self.index}
 
 
 def eligible_notes(store: Store, project: str) -> Eligible:
@@ -64,8 +84,7 @@ def eligible_notes(store: Store, project: str) -> Eligible:
     table = store.notes.frame(where).sort_by("note_id")
     dim = store.tables.spec.dim
     vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else np.zeros((0, dim), np.float32)
-    notes = [note_from_row(r) for r in rows(table.drop_columns(["vector"]))]
-    return Eligible({n.note_id: n for n in notes}, [n.note_id for n in notes], np.asarray(vectors, dtype=np.float32))
+    return Eligible(table.drop_columns(["vector"]), np.asarray(vectors, dtype=np.float32))
 
 
 class MiningJob:
@@ -157,7 +176,7 @@ class MiningJob:
         return fresh and new <= self.settings.refit_fraction * max(1, len(stored.note_ids))
 
     def _full_fit(self, state: RunState, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
-        model = topic_model_for(len(notes.ids), self.settings)
+        model = topic_model_for(len(notes), self.settings)
         fitted = model.fit(notes.vectors)
         plan = self._plan(state, "full", _group(notes.ids, fitted.labels), notes, assigned=0, placed=notes.ids)
         fit = StoredFit(self.run_id, state.started_at, list(notes.ids), fitted.labels, model)
@@ -167,13 +186,12 @@ class MiningJob:
     def _assign(self, state: RunState, stored: StoredFit, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
         known = set(stored.note_ids)
         new_ids = [i for i in notes.ids if i not in known]
-        index = {n: i for i, n in enumerate(notes.ids)}
-        placed = stored.model.assign(notes.vectors[[index[n] for n in new_ids]] if new_ids else notes.vectors[:0])
+        placed = stored.model.assign(notes.vectors[[notes.index[n] for n in new_ids]] if new_ids else notes.vectors[:0])
         ids = [*stored.note_ids, *new_ids]
         labels = np.concatenate([stored.labels, placed.labels]).astype(np.int32)
         touched = set(placed.labels.tolist()) - {-1}
         members = {k: v for k, v in _group(ids, labels).items() if k in touched}
-        members = {k: [m for m in v if m in notes.notes] for k, v in members.items()}
+        members = {k: [m for m in v if m in notes] for k, v in members.items()}
         plan = self._plan(state, "incremental", members, notes, assigned=len(new_ids), placed=new_ids)
         fit = StoredFit(stored.fit_id, stored.fitted_at, ids, labels, stored.model)
         points = self._extend_map(state, stored, new_ids, placed.coordinates, placed.labels)
@@ -192,7 +210,7 @@ class MiningJob:
         self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, *, assigned: int, placed: Sequence[str],
     ) -> Plan:
         """Clusters focused on one topic and matched to existing patterns; ``placed`` notes outside them are noise."""
-        index = {n: i for i, n in enumerate(notes.ids)}
+        index = notes.index
         keys = []
         for label, ids in sorted(members.items()):
             vectors = notes.vectors[[index[i] for i in ids]]
@@ -238,8 +256,9 @@ class MiningJob:
         reviews: list[dict[str, Any]] = []
         fragment = Fragment()
         found: dict[str, list[str]] = {k: [] for k in _RESULT_KEYS}
+        views = notes.notes([m for c in chunk for m in c.members])
         for cluster in chunk:
-            members = [self._member(notes, m) for m in cluster.members if m in notes.notes]
+            members = [Member(views[m], notes.vectors[notes.index[m]]) for m in cluster.members if m in views]
             if not members:
                 continue
             step = self._cluster(state, cluster, members, patterns.get(cluster.pattern_id), items.get(cluster.pattern_id), fragment)
@@ -250,9 +269,6 @@ class MiningJob:
         nodes, edges = graph.changes(fragment)
         self._commit(state, batch_id, writes, nodes, edges, reviews, found)
         return found
-
-    def _member(self, notes: Eligible, note_id: str) -> Member:
-        return Member(notes.notes[note_id], notes.vectors[self._index[note_id]])
 
     def _cluster(
         self, state: RunState, cluster: PlannedCluster, members: list[Member], existing: Note | None,
@@ -311,7 +327,7 @@ class MiningJob:
         graph = self.graph(state.project)
         fragment = Fragment()
         listed = {n["node_id"] for n in graph.nodes.values() if n["kind"] in ("note", "pattern")}
-        for note in self._project_notes(state.project, listed):
+        for note in self._project_notes(state.project, graph):
             self._refresh_note(graph, fragment, note, listed, state.started_at)
         nodes, edges = graph.changes(fragment)
         self._commit(state, batch_id, [], nodes, edges, [], {})
@@ -328,19 +344,22 @@ class MiningJob:
             for edge in graph.invalidate_edges_from(node.node_id, node.invalid_at):
                 fragment.edge(edge)
 
-    def _project_notes(self, project: str, listed: set[str]) -> list[Note]:
+    def _project_notes(self, project: str, graph: GraphRows) -> list[Note]:
+        """Patterns in the graph, and notes in it whose status changed or that were superseded."""
         table = self.store.notes.frame(NoteFilter(project=project), columns=_NOTE_COLUMNS)
-        keep = [graph_node_id("pattern" if t == "pattern" else "note", i) in listed
-                for i, t in zip(table["note_id"].to_pylist(), table["type"].to_pylist(), strict=True)]
-        table = table.filter(pa.array(keep, type=pa.bool_()))
-        return [note_from_row(r) for r in rows(table)]
+        keep = [
+            _stale(graph.nodes.get(graph_node_id("pattern" if kind == "pattern" else "note", note_id)), kind, status, winner)
+            for note_id, kind, status, winner in zip(
+                table["note_id"].to_pylist(), table["type"].to_pylist(), table["status"].to_pylist(),
+                table["superseded_by"].to_pylist(), strict=True,
+            )
+        ]
+        return [note_from_row(r) for r in rows(table.filter(pa.array(keep, type=pa.bool_())))]
 
     # --- cached reads -------------------------------------------------------------------------
     def eligible(self) -> Eligible:
         if self._eligible is None:
-            state = self.runs.get(self.run_id)
-            self._eligible = eligible_notes(self.store, state.project)
-            self._index = {n: i for i, n in enumerate(self._eligible.ids)}
+            self._eligible = eligible_notes(self.store, self.runs.get(self.run_id).project)
         return self._eligible
 
     def graph(self, project: str) -> GraphRows:
@@ -354,6 +373,13 @@ class _Step:
     writes: list[NoteWrite]
     reviews: list[dict[str, Any]]
     found: dict[str, list[str]]
+
+
+def _stale(node: dict[str, Any] | None, kind: str, status: str, winner: str | None) -> bool:
+    """Whether a note's graph node may be out of date (patterns are always looked at: they are few)."""
+    if node is None:
+        return False
+    return kind == "pattern" or winner is not None or json.loads(node["attrs"] or "{}").get("status") != status
 
 
 def _group(ids: Sequence[str], labels: np.ndarray) -> dict[int, list[str]]:

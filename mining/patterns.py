@@ -91,14 +91,21 @@ class KnownPattern:
 
 
 def match_patterns(clusters: Sequence[ClusterKey], known: Sequence[KnownPattern], similarity: float) -> dict[str, str]:
-    """Cluster key -> the existing pattern it merges into; each pattern takes at most one cluster."""
+    """Cluster key -> the existing pattern it merges into; each pattern takes at most one cluster.
+
+    Candidates are the patterns sharing notes with the cluster, then those whose vector is within
+    ``similarity`` of its centroid; the best pairs (most shared notes, then highest cosine) win.
+    """
+    if not clusters or not known:
+        return {}
+    owner = {note: j for j, pattern in enumerate(known) for note in pattern.members}
+    cosines = np.stack([c.centroid for c in clusters]) @ np.stack([p.vector for p in known]).T
     pairs = []
-    for cluster in clusters:
-        for pattern in known:
-            shared = len(cluster.members & pattern.members)
-            cosine = float(cluster.centroid @ pattern.vector)
-            if shared or cosine >= similarity:
-                pairs.append((-shared, -cosine, cluster.key, pattern.pattern_id))
+    for i, cluster in enumerate(clusters):
+        shared = Counter(owner[n] for n in cluster.members if n in owner)
+        close = np.flatnonzero(cosines[i] >= similarity).tolist()
+        for j in set(shared) | set(close):
+            pairs.append((-shared.get(j, 0), -float(cosines[i, j]), cluster.key, known[j].pattern_id))
     matched: dict[str, str] = {}
     taken: set[str] = set()
     for _, _, key, pattern_id in sorted(pairs):

@@ -165,10 +165,13 @@ class UmapReduction:
         k = max(2, min(self.transform_neighbors, len(self.train_)))
         knn = nearest(vectors, self.train_, k)
         sigmas, rhos = umap.smooth_knn_dist(knn.distances, float(k), local_connectivity=0.0)
-        rows, cols, vals, _ = umap.compute_membership_strengths(
-            knn.indices.astype(np.int32), knn.distances, sigmas, rhos, bipartite=True,
+        # UMAP's membership strengths (its compute_membership_strengths, bipartite), in numpy
+        excess = knn.distances - rhos[:, None]
+        vals = np.where((excess <= 0) | (sigmas[:, None] == 0), 1.0, np.exp(-excess / np.maximum(sigmas[:, None], 1e-12)))
+        rows = np.repeat(np.arange(len(vectors)), k)
+        return scipy.sparse.coo_matrix(
+            (vals.ravel().astype(np.float32), (rows, knn.indices.ravel())), shape=(len(vectors), len(self.train_)),
         )
-        return scipy.sparse.coo_matrix((vals, (rows, cols)), shape=(len(vectors), len(self.train_)))
 
     def _start(self, graph: scipy.sparse.coo_matrix) -> np.ndarray:
         weights = graph.tocsr()

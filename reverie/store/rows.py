@@ -12,6 +12,7 @@ import pyarrow as pa
 from reverie.records import AgentCandidate, Batch, Event, Note, NoteVersion
 
 NOTE_STORAGE_ONLY = ("tombstone",)
+_NOTE_FIELDS = frozenset(Note.model_fields) - {"vector"}
 
 
 def events_to_table(events: Sequence[Event], schema: pa.Schema) -> pa.Table:
@@ -40,7 +41,7 @@ def note_row(note: Note, vector: np.ndarray | Sequence[float], *, tombstone: boo
 
 
 def note_from_row(row: dict[str, Any], *, with_vector: bool = False) -> Note:
-    data = {k: v for k, v in row.items() if k in Note.model_fields and k != "vector"}
+    data = {k: v for k, v in row.items() if k in _NOTE_FIELDS}
     for key in ("evidence", "source_sessions", "source_agents", "tags", "supersedes"):
         data[key] = list(data.get(key) or [])
     if with_vector and row.get("vector") is not None:
