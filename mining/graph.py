@@ -40,6 +40,7 @@ EdgeKind = Literal[
     "supports", "derived_from", "observed_in", "contributed_by", "about", "conflicts_with", "supersedes", "part_of",
 ]
 LIVE_NOTE_STATUSES = frozenset({"active", "candidate"})
+TEAM_GRAPH = "_team"  # the rows of team patterns (no project name can be this: names start alphanumeric)
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,23 @@ def add_pattern(
     return node
 
 
+def add_team_pattern(
+    fragment: Fragment, team: Note, members: Sequence[Note], conflicts: Iterable[tuple[str, str]], at: datetime,
+) -> str:
+    """A team pattern and the project patterns that support it (their nodes live in their projects)."""
+    node = fragment.node(pattern_node(team))
+    fragment.edge(GraphEdge(node, _subject(fragment, team.subject, at), "about", valid_from=at))
+    for project in sorted({m.project for m in members if m.project}):
+        fragment.edge(GraphEdge(node, _context(fragment, project, at), "observed_in", valid_from=at))
+    for agent in team.source_agents:
+        fragment.edge(GraphEdge(node, _simple(fragment, "agent", agent, at), "contributed_by", valid_from=at))
+    for member in members:
+        fragment.edge(GraphEdge(graph_node_id("pattern", member.note_id), node, "supports", valid_from=at))
+    for a, b in conflicts:
+        fragment.edge(GraphEdge(graph_node_id("pattern", a), graph_node_id("pattern", b), "conflicts_with", valid_from=at))
+    return node
+
+
 def add_supersession(fragment: Fragment, note: Note, known: set[str], at: datetime) -> None:
     """``winner -supersedes-> note`` when the winner is in the graph too."""
     winner = note.superseded_by and graph_node_id("note", note.superseded_by)
@@ -255,6 +273,10 @@ class TeamGraph:
             data = {**_loads(row["attrs"]), "kind": row["kind"],
                     "valid_from": _iso(row["valid_from"]), "invalid_at": _iso(row["invalid_at"])}
             graph.add_edge(row["source"], row["target"], key=row["edge_id"], **data)
+        for node, data in graph.nodes(data=True):
+            if "kind" not in data:  # an end of an edge whose node is kept in another project's rows
+                kind, _, key = node.partition(":")
+                data.update(kind=kind, label=key, valid_from=None, invalid_at=None)
         return cls(graph)
 
     # --- views and exports ------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 Units: ``fit`` (read the project's notes, fit the topic model or assign new notes to the stored
 one, match clusters to existing patterns, save the plan), then one ``write`` unit per chunk of
 clusters (assess each cluster, write its pattern, graph and review rows as one mining batch), then
+``team`` (patterns this project shares with other projects become team patterns, for review), then
 ``refresh`` (bring the graph's note and pattern nodes up to date with edits, supersessions and
 reviews made elsewhere), then ``finish``.
 
@@ -28,8 +29,10 @@ import numpy as np
 import pyarrow as pa
 
 from mining.fits import Fits, ProjectMap, StoredFit
-from mining.graph import Fragment, GraphRows, add_pattern, add_supersession, note_node, pattern_node
-from mining.patterns import ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for
+from mining.graph import TEAM_GRAPH, Fragment, GraphRows, add_pattern, add_supersession, add_team_pattern, note_node, pattern_node
+from mining.patterns import (
+    ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for, team_groups,
+)
 from mining.review import ReviewQueue, item_id_for, opened_row
 from mining.runs import Plan, PlannedCluster, RunBook, RunState
 from mining.topics import topic_model_for
@@ -110,7 +113,7 @@ class MiningJob:
         state = self._save(state, status="running", attempts=state.attempts + 1, error=None, result=result)
         plan = self.runs.plan(self.run_id)
         if plan is not None and state.cursor == 0:  # the fit finished before an interruption
-            state = self._save(state, cursor=1, units=self._units(plan))
+            state = self._save(state, cursor=1, units=self._units(plan), result={**state.result, **_empty_result(plan)})
         while state.cursor == 0 or state.cursor < state.units:
             if self._overloaded():
                 log.info("run %s yields at unit %d: load is high", self.run_id, state.cursor)
@@ -130,6 +133,8 @@ class MiningJob:
             if index < len(chunks):
                 found = self._write(state, index, chunks[index])
             elif index == len(chunks):
+                found = self._team(state)
+            elif index == len(chunks) + 1:
                 found = self._refresh(state)
             else:
                 found = {"status": "committed"}
@@ -142,7 +147,7 @@ class MiningJob:
         return self._save(self.runs.get(self.run_id), status="failed", error=message)
 
     def _units(self, plan: Plan) -> int:
-        return 1 + len(plan.chunks(self.settings.chunk_clusters)) + 2
+        return 1 + len(plan.chunks(self.settings.chunk_clusters)) + 3
 
     def _overloaded(self) -> bool:
         return self.load is not None and self.load.level() >= self.settings.load_high
@@ -267,7 +272,7 @@ class MiningJob:
             for key, values in step.found.items():
                 found[key].extend(values)
         nodes, edges = graph.changes(fragment)
-        self._commit(state, batch_id, writes, nodes, edges, reviews, found)
+        self._commit(state, batch_id, writes, graph, (nodes, edges), reviews, found)
         return found
 
     def _cluster(
@@ -295,9 +300,10 @@ class MiningJob:
         return step
 
     def _commit(
-        self, state: RunState, batch_id: str, writes: list[NoteWrite], nodes: list[dict], edges: list[dict],
-        reviews: list[dict], found: dict[str, Any],
+        self, state: RunState, batch_id: str, writes: list[NoteWrite], graph: GraphRows,
+        rows_: tuple[list[dict], list[dict]], reviews: list[dict], found: dict[str, Any],
     ) -> None:
+        nodes, edges = rows_
         if not (writes or nodes or edges or reviews):
             return
 
@@ -310,13 +316,81 @@ class MiningJob:
             "mining", writes, also=also, batch_id=batch_id, project=state.project, principal=state.principal,
             stats={"run_id": self.run_id, "found": found, "nodes": len(nodes), "edges": len(edges)},
         )
-        self.graph(state.project).apply(nodes, edges)
+        graph.apply(nodes, edges)
 
     def _committed(self, batch_id: str) -> dict[str, Any] | None:
         batch = self.store.batches.find(batch_id)
         if batch is None or batch.status not in ("committed", "rolled_back"):
             return None
         return dict(batch.stats.get("found", {}))
+
+    # --- unit: patterns that recur across projects --------------------------------------------
+    def _team(self, state: RunState) -> dict[str, Any]:
+        """Each pattern of this project that other projects share becomes (or feeds) a team pattern.
+
+        Team patterns always wait for a reviewer. Their graph rows are kept under ``TEAM_GRAPH``.
+        """
+        batch_id = f"b-mining-{self.run_id}-team"
+        done = self._committed(batch_id)
+        if done is not None:
+            return done
+        mine, others = self._shared_patterns(state.project)
+        groups = team_groups(mine, others, self.settings.pattern_merge_similarity)
+        if not groups:
+            return {}
+        graph = GraphRows.load(self.store, TEAM_GRAPH)
+        ids = self._team_ids(groups, graph)
+        existing = self.store.notes.get_many(ids)
+        items = ReviewQueue(self.store).by_pattern(ids)
+        fragment = Fragment()
+        step = _Step([], [], {k: [] for k in _RESULT_KEYS})
+        for group, pattern_id in zip(groups, ids, strict=True):
+            self._team_pattern(state, group, pattern_id, existing.get(pattern_id), items.get(pattern_id), fragment, step)
+        self._commit(state, batch_id, step.writes, graph, graph.changes(fragment), step.reviews, step.found)
+        return step.found
+
+    def _shared_patterns(self, project: str) -> tuple[list[Member], list[Member]]:
+        table = self.store.notes.frame(NoteFilter(types=["pattern"], statuses=["active", "candidate"], extra=["scope != 'team'"]))
+        dim = self.store.tables.spec.dim
+        vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else []
+        members = [Member(note_from_row(r), np.asarray(vectors[i])) for i, r in enumerate(rows(table.drop_columns(["vector"])))]
+        return [m for m in members if m.note.project == project], [m for m in members if m.note.project != project]
+
+    def _team_ids(self, groups: list[list[Member]], graph: GraphRows) -> list[str]:
+        supports: dict[str, set[str]] = {}
+        for edge in graph.edges.values():
+            if edge["kind"] == "supports" and edge["invalid_at"] is None:
+                supports.setdefault(edge["target"].removeprefix("pattern:"), set()).add(edge["source"].removeprefix("pattern:"))
+        known = self.store.notes.get_many(list(supports), with_vector=True)
+        keys = [ClusterKey(f"t{i:05d}", frozenset(m.note.note_id for m in g), _centroid([m.vector for m in g])) for i, g in enumerate(groups)]
+        matched = match_patterns(keys, [
+            KnownPattern(pid, frozenset(supports[pid]), np.asarray(note.vector, dtype=np.float32))
+            for pid, note in known.items() if note.vector is not None
+        ], self.settings.pattern_merge_similarity)
+        return [matched.get(k.key) or pattern_id_for("team", k.members) for k in keys]
+
+    def _team_pattern(
+        self, state: RunState, group: list[Member], pattern_id: str, existing: Note | None, item: Any,
+        fragment: Fragment, step: _Step,
+    ) -> None:
+        found = assess(state.project, group, existing, self.settings)
+        result = draft(pattern_id, state.project, group, found, existing, state.started_at)
+        fresh = result.note.model_copy(update={"project": None, "module": None}) if result.note else None
+        if fresh is not None:
+            action, key = _action(fresh, existing)
+            step.writes.append(NoteWrite(fresh, action, _reason(found), result.vector))
+            step.found[key].append(fresh.note_id)
+        view = fresh or existing
+        if view is None or view.status not in ("active", "candidate"):
+            return
+        add_team_pattern(fragment, view, [m.note for m in group], found.conflicts, state.started_at)
+        if result.needs_review:
+            details = {**_details(found, group), "projects": sorted({m.note.project for m in group if m.note.project})}
+            row = opened_row(item, project=state.project, pattern_id=view.note_id, reasons=found.reasons,
+                             details=details, run_id=self.run_id, at=state.started_at)
+            if row is not None:
+                step.reviews.append(row)
+                step.found["review"].append(item_id_for(view.note_id))
 
     # --- unit: refresh the graph's view of notes changed elsewhere ------------------------------
     def _refresh(self, state: RunState) -> dict[str, Any]:
@@ -329,8 +403,7 @@ class MiningJob:
         listed = {n["node_id"] for n in graph.nodes.values() if n["kind"] in ("note", "pattern")}
         for note in self._project_notes(state.project, graph):
             self._refresh_note(graph, fragment, note, listed, state.started_at)
-        nodes, edges = graph.changes(fragment)
-        self._commit(state, batch_id, [], nodes, edges, [], {})
+        self._commit(state, batch_id, [], graph, graph.changes(fragment), [], {})
         return {}
 
     def _refresh_note(self, graph: GraphRows, fragment: Fragment, note: Note, listed: set[str], at: datetime) -> None:
@@ -373,6 +446,11 @@ class _Step:
     writes: list[NoteWrite]
     reviews: list[dict[str, Any]]
     found: dict[str, list[str]]
+
+
+def _centroid(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    total = np.sum(vectors, axis=0)
+    return total / max(float(np.linalg.norm(total)), 1e-12)
 
 
 def _stale(node: dict[str, Any] | None, kind: str, status: str, winner: str | None) -> bool:

@@ -71,6 +71,19 @@ class Draft:
 
 
 # --- identity ------------------------------------------------------------------------------------
+def team_groups(this: Sequence[Member], others: Sequence[Member], similarity: float) -> list[list[Member]]:
+    """Each pattern of this project with the patterns of other projects within ``similarity`` of it."""
+    if not this or not others:
+        return []
+    cosines = np.stack([m.vector for m in this]) @ np.stack([m.vector for m in others]).T
+    groups = []
+    for i, mine in enumerate(this):
+        close = [others[j] for j in np.flatnonzero(cosines[i] >= similarity).tolist()]
+        if close:
+            groups.append([mine, *sorted(close, key=lambda m: m.note.note_id)])
+    return groups
+
+
 def pattern_id_for(project: str, member_ids: Iterable[str]) -> str:
     digest = hashlib.sha256(f"{project}|{','.join(sorted(member_ids))}".encode()).hexdigest()
     return f"p-{digest[:24]}"
@@ -162,7 +175,7 @@ def assess(project: str, members: Sequence[Member], existing: Note | None, setti
     agents = _union((_agents_of(n) for n in notes), existing.source_agents if existing else ())
     modules = tuple(sorted({n.module for n in notes} | _modules_of(existing), key=lambda m: (m is None, m or "")))
     scope = scope_for(project, modules, [n.project or project for n in notes])
-    kind = _most_common(n.type for n in notes)
+    kind = _most_common(_kind_of(n) for n in notes)
     tight = cohesion(np.stack([m.vector for m in members]))
     pairs = tuple(conflicts(notes))
     decision, reasons = _decide(len(sessions), len(agents), tight, pairs, scope, kind, settings)
@@ -275,6 +288,13 @@ def _most_common(values: Iterable[str]) -> str:
     counts = Counter(values)
     top = max(counts.values())
     return min(k for k, c in counts.items() if c == top)
+
+
+def _kind_of(note: Note) -> str:
+    """A note's type; for a pattern, the type of the notes it was mined from (kept in its tags)."""
+    if note.type != "pattern":
+        return note.type
+    return next((t for t in note.tags if t not in (MINED_TAG, REVIEWED_TAG)), "lesson")
 
 
 def _agents_of(note: Note) -> list[str]:

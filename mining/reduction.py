@@ -125,14 +125,16 @@ class UmapReduction:
     train_: np.ndarray | None = field(default=None, repr=False)
     embedding_: np.ndarray | None = field(default=None, repr=False)
 
-    def fit_transform(self, vectors: np.ndarray, neighbours: Neighbours | None = None) -> np.ndarray:
+    def fit_transform(self, vectors: np.ndarray, neighbours: Neighbours | None = None, start: np.ndarray | None = None) -> np.ndarray:
+        """Fit on ``vectors``; ``start`` is an initial layout (UMAP's spectral start when None)."""
         umap = _umap()
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         k = max(2, min(self.n_neighbors, len(vectors) - 1))
         knn = neighbours or nearest(vectors, vectors, k, exclude_self=True)
+        init: str | np.ndarray = "spectral" if start is None else np.asarray(start, dtype=np.float64)
         model = umap.UMAP(
             n_neighbors=k, n_components=self.n_components, metric="cosine", n_epochs=self.n_epochs,
-            random_state=self.seed, n_jobs=1, precomputed_knn=(knn.indices[:, :k], knn.distances[:, :k]),
+            random_state=self.seed, n_jobs=1, precomputed_knn=(knn.indices[:, :k], knn.distances[:, :k]), init=init,
         )
         with warnings.catch_warnings():
             for message in _EXPECTED_UMAP_WARNINGS:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from mining.graph import Fragment, GraphRows, pattern_node
+from mining.graph import TEAM_GRAPH, Fragment, GraphRows, pattern_node
 from mining.patterns import REVIEWED_TAG
 from reverie.errors import ConflictError, NotFoundError, ValidationError
 from reverie.ports import ReviewItem
@@ -99,7 +99,7 @@ class ReviewQueue:
             **_row_of(item), "status": "approved" if decision == "approve" else "rejected",
             "decided_at": at, "reviewer": principal, "decision_reason": reason,
         }
-        graph = GraphRows.load(self._store, item.project)
+        graph = GraphRows.load(self._store, TEAM_GRAPH if pattern.scope == "team" else item.project)
         fragment = Fragment()
         fragment.node(pattern_node(view))
         nodes, _ = graph.changes(fragment)

@@ -1,5 +1,8 @@
 """The topic model of one project: reducer -> clusterer, and a 2-D map beside them (BERTopic-like).
 
+The map is a 2-D UMAP over the same neighbours, started from the two principal axes of the
+clustering space so that ``map_epochs`` (fewer than the fit's) suffice: it is drawn, not clustered.
+
 ``fit`` runs the named stages (reduce, cluster, map) over unit vectors and returns the labels;
 ``assign`` places new vectors into the fitted clusters and onto the map without refitting. The
 model pickles, so a later process (another mining run) can assign incrementally.
@@ -40,7 +43,7 @@ class TopicModel:
         log.info("reduced %d vectors in %.1f s", len(vectors), time.perf_counter() - start)
         labels = self.clusterer.fit(reduced)
         log.info("clustered: %d clusters, %d noise", len(set(labels.tolist()) - {-1}), int((labels < 0).sum()))
-        coordinates = _fit(self.projection, vectors, knn)
+        coordinates = _fit(self.projection, vectors, knn, _plane(reduced))
         return Fitted(labels, coordinates)
 
     def assign(self, vectors: np.ndarray) -> Fitted:
@@ -68,10 +71,18 @@ class TopicModel:
         return model
 
 
-def _fit(reducer: Reducer, vectors: np.ndarray, knn: Neighbours | None) -> np.ndarray:
+def _fit(reducer: Reducer, vectors: np.ndarray, knn: Neighbours | None, start: np.ndarray | None = None) -> np.ndarray:
     if isinstance(reducer, UmapReduction):
-        return reducer.fit_transform(vectors, knn)
+        return reducer.fit_transform(vectors, knn, start)
     return reducer.fit_transform(vectors)
+
+
+def _plane(reduced: np.ndarray) -> np.ndarray | None:
+    """The clustering space's two principal axes, scaled as UMAP scales its own start: the map's start."""
+    if reduced.shape[1] <= 2 or len(reduced) < 3:
+        return None
+    plane = PlaneProjection().fit_transform(reduced)
+    return plane * (10.0 / max(float(np.abs(plane).max()), 1e-12))
 
 
 def topic_model_for(n_notes: int, settings: MiningSettings) -> TopicModel:
@@ -80,5 +91,5 @@ def topic_model_for(n_notes: int, settings: MiningSettings) -> TopicModel:
     if n_notes < settings.identity_below:
         return TopicModel(NoReduction(), clusterer, PlaneProjection())
     reducer = UmapReduction(settings.umap_neighbors, settings.umap_components, settings.umap_epochs, settings.seed, settings.assign_neighbors)
-    projection = UmapReduction(settings.umap_neighbors, 2, settings.umap_epochs, settings.seed, settings.assign_neighbors)
+    projection = UmapReduction(settings.umap_neighbors, 2, settings.map_epochs, settings.seed, settings.assign_neighbors)
     return TopicModel(reducer, clusterer, projection)

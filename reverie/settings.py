@@ -105,7 +105,8 @@ class MiningSettings(Section):
     # clustering
     umap_neighbors: int = 15
     umap_components: int = 5
-    umap_epochs: int = 200
+    umap_epochs: int = 100
+    map_epochs: int = 50
     assign_neighbors: int = 5
     min_cluster_size: int = 3
     min_samples: int = 2

@@ -134,3 +134,26 @@ def test_rolling_back_a_mining_batch_takes_its_patterns_graph_and_review_items_a
     graph = TeamGraph.load(store, "atlas")
     assert not [n for n, d in graph.graph.nodes(data=True) if d["kind"] in ("pattern", "note")]
     assert ReviewQueue(store).items("atlas") == []
+
+
+def test_a_pattern_two_projects_share_becomes_a_team_pattern_for_review(template: Path, tmp_path: Path, minilm: Embedder) -> None:
+    clock = ManualClock()
+    store = copy_store(template, tmp_path / "store", clock)
+    atlas = pattern_of(store, mine(store, clock), 0)
+    lessons = [Seen(g, t, f"b{t}", f"t{t}") for g, texts in ((0, (0, 1, 2)), (6, (3, 4, 5)), (8, (3, 4, 5))) for t in texts]
+    lessons += [Seen(g, 0, "b9", f"t{g}") for g in (2, 4)]
+    write_notes(store, minilm, lessons, clock.now(), project="orion")
+    orion_run = mine(store, clock, project="orion")
+    orion = pattern_of(store, orion_run, 0)
+    team = [p for p in store.notes.list(NoteFilter(types=["pattern"], scopes=["team"]), limit=10).notes]
+    assert len(team) == 1 and (team[0].status, team[0].project) == ("candidate", None)
+    assert team[0].source_agents == ["a1", "a2", "a3", "b0", "b1", "b2"]
+    item = ReviewQueue(store).by_pattern([team[0].note_id])[team[0].note_id]
+    assert item.reasons == ["team"] and item.details["projects"] == ["atlas", "orion"]
+    graph = TeamGraph.load(store)
+    node = f"pattern:{team[0].note_id}"
+    assert {u for u, _, d in graph.graph.in_edges(node, data=True) if d["kind"] == "supports"} == {
+        f"pattern:{atlas.note_id}", f"pattern:{orion.note_id}"}
+    assert _edges(graph, node, "observed_in") == {"project:atlas", "project:orion"}
+    assert mine(store, clock, project="orion", mode="full").result["review"] == []  # merged, not a twin
+    assert len(store.notes.list(NoteFilter(types=["pattern"], scopes=["team"]), limit=10).notes) == 1
