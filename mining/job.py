@@ -83,11 +83,15 @@ class Eligible:
 
 
 def eligible_notes(store: Store, project: str) -> Eligible:
-    where = NoteFilter(**{**ELIGIBLE.__dict__, "project": project})
-    table = store.notes.frame(where).sort_by("note_id")
-    dim = store.tables.spec.dim
-    vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else np.zeros((0, dim), np.float32)
-    return Eligible(table.drop_columns(["vector"]), np.asarray(vectors, dtype=np.float32))
+    table = store.notes.frame(NoteFilter(**{**ELIGIBLE.__dict__, "project": project})).sort_by("note_id")
+    return Eligible(table.drop_columns(["vector"]), vectors_of(table, store.tables.spec.dim))
+
+
+def vectors_of(table: pa.Table, dim: int) -> np.ndarray:
+    """The ``vector`` column of a notes frame as an (n, dim) float32 matrix."""
+    if table.num_rows == 0:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.asarray(table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim), dtype=np.float32)
 
 
 class MiningJob:
@@ -240,8 +244,7 @@ class MiningJob:
         for edge in self.graph(project).edges.values():
             if edge["kind"] == "supports" and edge["invalid_at"] is None:
                 supports.setdefault(edge["target"], set()).add(edge["source"].removeprefix("note:"))
-        dim = self.store.tables.spec.dim
-        vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else []
+        vectors = vectors_of(table, self.store.tables.spec.dim)
         return [
             KnownPattern(pid, frozenset(supports.get(graph_node_id("pattern", pid), set())), np.asarray(vectors[i]))
             for i, pid in enumerate(table["note_id"].to_pylist())
@@ -351,8 +354,7 @@ class MiningJob:
 
     def _shared_patterns(self, project: str) -> tuple[list[Member], list[Member]]:
         table = self.store.notes.frame(NoteFilter(types=["pattern"], statuses=["active", "candidate"], extra=["scope != 'team'"]))
-        dim = self.store.tables.spec.dim
-        vectors = table["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim) if table.num_rows else []
+        vectors = vectors_of(table, self.store.tables.spec.dim)
         members = [Member(note_from_row(r), np.asarray(vectors[i])) for i, r in enumerate(rows(table.drop_columns(["vector"])))]
         return [m for m in members if m.note.project == project], [m for m in members if m.note.project != project]
 

@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 import ray
@@ -73,13 +74,13 @@ class Pool:
         self._load = load
         self._lock = threading.RLock()
         self._flights: dict[str, Flight] = {}
-        self._waiting: set[str] = {s.run_id for s in self._runs.list(statuses=ACTIVE_STATUSES)}
+        self._waiting: dict[str, datetime] = {s.run_id: s.not_before for s in self._runs.list(statuses=ACTIVE_STATUSES)}
 
     # --- requests -------------------------------------------------------------------------------
     def add(self, state: RunState) -> None:
         """Queue a run; it is submitted at the next tick after its ``not_before``."""
         with self._lock:
-            self._waiting.add(state.run_id)
+            self._waiting[state.run_id] = state.not_before
 
     def cancel(self, run_id: str) -> RunState:
         with self._lock:
@@ -90,7 +91,7 @@ class Pool:
             state = self._runs.get(run_id)
             if state.status not in ACTIVE_STATUSES:
                 raise ConflictError(f"mining run {run_id!r} is {state.status}; only a queued, running or yielded run can be cancelled")
-            self._waiting.discard(run_id)
+            self._waiting.pop(run_id, None)
             return self._set(state, "cancelled")
 
     def resume(self, run_id: str) -> RunState:
@@ -99,7 +100,7 @@ class Pool:
             if state.status not in ("cancelled", "failed", "yielded"):
                 raise ConflictError(f"mining run {run_id!r} is {state.status}; only a cancelled, failed or yielded run can be resumed")
             state = self._set(state, "queued", attempts=0)
-            self._waiting.add(run_id)
+            self._waiting[run_id] = self._clock.now()
             return state
 
     def busy(self) -> bool:
@@ -158,7 +159,7 @@ class Pool:
         if out["status"] == "failed" and flight.reason is not None:
             self._after_interrupt(flight, failed=True)  # our interrupt surfaced as an error inside a library
         elif out["status"] == "yielded":
-            self._waiting.add(flight.run_id)
+            self._waiting[flight.run_id] = self._clock.now()
 
     def _after_interrupt(self, flight: Flight, *, failed: bool = False) -> None:
         state = self._runs.get(flight.run_id)
@@ -166,7 +167,7 @@ class Pool:
             return
         if flight.reason == "yield":
             self._set(state, "yielded", error=None)
-            self._waiting.add(flight.run_id)
+            self._waiting[flight.run_id] = self._clock.now()
         else:
             self._set(state, "cancelled")
 
@@ -177,16 +178,16 @@ class Pool:
             return
         log.warning("mining run %s lost its task (%s); submitting it again", run_id, type(exc).__name__)
         self._set(state, "queued")
-        self._waiting.add(run_id)
+        self._waiting[run_id] = self._clock.now()
 
     def _submit_due(self) -> None:
         now = self._clock.now()
-        for run_id in sorted(self._waiting):
+        for run_id, not_before in sorted(self._waiting.items()):
+            if not_before > now:
+                continue
+            del self._waiting[run_id]
             state = self._runs.get(run_id)
-            if state.status not in ACTIVE_STATUSES:
-                self._waiting.discard(run_id)
-            elif state.not_before <= now:
-                self._waiting.discard(run_id)
+            if state.status in ACTIVE_STATUSES:
                 self._submit(state)
 
     def _submit(self, state: RunState) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -48,6 +49,7 @@ class Mining:
         self._load_actor = load_signal(settings)
         pool_store = Store(settings.store, spec_for(settings.embedding), self._clock)
         self.pool = Pool(settings, pool_store, self._clock, RemoteLoad(self._load_actor))
+        self._creating = threading.Lock()  # one run of a project at a time, also across threads
         self._supervisor: Supervisor | None = None
         if supervise:
             schedule = self.schedule if self._m.schedule else None
@@ -57,11 +59,12 @@ class Mining:
     # --- runs -------------------------------------------------------------------------------------
     def start(self, project: str, *, wait: bool = False, principal: str = "system", full: bool = False) -> MiningRun:
         _check_project(project)
-        self._refuse_second(project)
-        self._limit_rate(project)
-        now = self._clock.now()
-        state = self._runs.create(project, principal=principal, mode="full" if full else "auto", at=now, not_before=now)
-        self.pool.add(state)
+        with self._creating:
+            self._refuse_second(project)
+            self._limit_rate(project)
+            now = self._clock.now()
+            state = self._runs.create(project, principal=principal, mode="full" if full else "auto", at=now, not_before=now)
+            self.pool.add(state)
         return self._wait(state.run_id) if wait else state.to_run()
 
     def run(self, run_id: str) -> MiningRun:
@@ -116,11 +119,13 @@ class Mining:
         now = self._clock.now()
         started = []
         for project, changed in sorted(self._changes().items()):
-            if self._due(project, changed, now):
+            with self._creating:
+                if not self._due(project, changed, now):
+                    continue
                 delay = random.Random(f"{project}|{now.isoformat()}").uniform(0, self._m.stagger_max.total_seconds())
                 state = self._runs.create(project, principal="scheduler", mode="auto", at=now, not_before=now + timedelta(seconds=delay))
                 self.pool.add(state)
-                started.append(state.to_run())
+            started.append(state.to_run())
         return started
 
     def _changes(self) -> dict[str, list[datetime]]:
