@@ -39,7 +39,7 @@ import threading
 import time
 import uuid
 import warnings
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +142,9 @@ def one_size(n: int, calib: dict[str, Any]) -> dict[str, Any]:
             return time.perf_counter() - start, done.result
 
         cold, first = run("full")
+        clock.advance(timedelta(hours=1))  # runs an hour apart, as the schedule would space them
         warm, _ = run("full")
+        clock.advance(timedelta(hours=1))
         write_notes(store, vectors[n:], labels[n:], clock.now(), offset=n)
         incremental, third = run("auto")
         ours = UmapReduction(settings.mining.umap_neighbors, settings.mining.umap_components, settings.mining.umap_epochs)
@@ -189,7 +191,7 @@ def yield_latency(n: int, calib: dict[str, Any], surges: int) -> dict[str, Any]:
     vectors, labels = synthetic(n, calib, seed=1)
     ray.init(address="local", num_cpus=2, include_dashboard=False, resources={"reverie_background": 1},
              runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}}, log_to_driver=False)
-    latencies: list[float] = []
+    latencies: list[tuple[float, int]] = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(store=StoreSettings(uri=f"{tmp}/store"), mining=MiningSettings(schedule=False, chunk_clusters=16),
@@ -208,15 +210,30 @@ def yield_latency(n: int, calib: dict[str, Any], surges: int) -> dict[str, Any]:
             mining.close()
     finally:
         ray.shutdown()
-    return {"notes": n, "surges": len(latencies), "runs": runs, "median_s": statistics.median(latencies),
-            "p90_s": float(np.percentile(latencies, 90)), "max_s": max(latencies), "all_s": latencies}
+    every = [s for s, _ in latencies]
+    in_fit = [s for s, cursor in latencies if cursor == 0]
+    between = [s for s, cursor in latencies if cursor > 0]
+    return {
+        "notes": n, "surges": len(every), "runs": runs, "median_s": statistics.median(every),
+        "p90_s": float(np.percentile(every, 90)), "max_s": max(every),
+        "fit_cancelled": {"surges": len(in_fit), "median_s": statistics.median(in_fit) if in_fit else None},
+        "unit_boundary": {"surges": len(between), "median_s": statistics.median(between) if between else None},
+        "all": latencies,
+    }
 
 
-def _surges(mining: Any, signal: Any, run_id: str, rng: np.random.Generator, wanted: int) -> list[float]:
-    """Surge at random moments of one run until it commits; the latency of each yield."""
-    found = []
+def _surges(mining: Any, signal: Any, run_id: str, rng: np.random.Generator, wanted: int) -> list[tuple[float, int]]:
+    """Surges during one run until it commits: (latency of the yield, cursor it yielded at).
+
+    Every other surge waits until the fit is done (a yield at a unit boundary); the others come at
+    a random moment (often during the fit, which only the supervisor's cancel can stop).
+    """
+    found: list[tuple[float, int]] = []
     while len(found) < wanted:
-        time.sleep(float(rng.uniform(0.5, 4.0)))
+        if len(found) % 2:
+            while mining.run(run_id).stats.get("cursor", 0) < 1 and mining.run(run_id).status != "committed":
+                time.sleep(0.05)
+        time.sleep(float(rng.uniform(0.2, 3.0)))
         if mining.run(run_id).status == "committed":
             break
         stop = threading.Event()
@@ -225,8 +242,9 @@ def _surges(mining: Any, signal: Any, run_id: str, rng: np.random.Generator, wan
         feeder.start()
         while mining.run(run_id).status not in ("yielded", "committed"):
             time.sleep(0.02)
-        if mining.run(run_id).status == "yielded":
-            found.append(time.perf_counter() - start)
+        yielded = mining.run(run_id)
+        if yielded.status == "yielded":
+            found.append((time.perf_counter() - start, int(yielded.stats["cursor"])))
         stop.set()
         feeder.join()
     return found
@@ -250,7 +268,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1k and 10k notes only")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--surges", type=int, default=12)
+    parser.add_argument("--surges", type=int, default=16)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     warnings.simplefilter("ignore")
@@ -284,8 +302,15 @@ def table(report: dict[str, Any]) -> str:
                      f"{s['clusters']} | {s['promoted']} | {s['our_reducer_fit_s']:.1f} | {stock} |")
     y = report["yield"]
     lines.append(f"\nYield latency ({y['notes']:,} notes, {y['surges']} surges over {y['runs']} runs): "
-                 f"median {y['median_s']:.2f} s, p90 {y['p90_s']:.2f} s, max {y['max_s']:.2f} s")
+                 f"median {y['median_s']:.2f} s, p90 {y['p90_s']:.2f} s, max {y['max_s']:.2f} s; "
+                 f"at a unit boundary: {y['unit_boundary']['surges']} surges, median {_s(y['unit_boundary']['median_s'])}; "
+                 f"during the fit (cancelled by the supervisor): {y['fit_cancelled']['surges']} surges, "
+                 f"median {_s(y['fit_cancelled']['median_s'])}")
     return "\n".join(lines)
+
+
+def _s(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import networkx as nx
 from mining.conflicts import subject_key
 from reverie.ports import HotSpot
 from reverie.records import Note
-from reverie.store import Store, graph_node_id, sql_str
+from reverie.store import Store, graph_node_id, sql_in, sql_str
 
 NodeKind = Literal["pattern", "note", "subject", "agent", "session", "module", "project"]
 EdgeKind = Literal[
@@ -179,23 +179,33 @@ def add_supersession(fragment: Fragment, note: Note, known: set[str], at: dateti
 
 
 # --- the persisted rows --------------------------------------------------------------------------
-@dataclass
 class GraphRows:
-    """The visible rows of one project's graph, keyed by id: the base a unit diffs against."""
+    """The visible rows of one project's graph, read as needed and kept: the base a unit diffs against.
 
-    project: str
-    nodes: dict[str, dict[str, Any]]
-    edges: dict[str, dict[str, Any]]
+    A run touches a few hundred clusters of a graph that may hold tens of thousands of rows, so
+    rows are fetched by id when a fragment needs them (or by kind), never all at once.
+    """
+
+    def __init__(self, store: Store, project: str) -> None:
+        self._store = store
+        self.project = project
+        self.nodes: dict[str, dict[str, Any]] = {}
+        self.edges: dict[str, dict[str, Any]] = {}
+        self._asked_nodes: set[str] = set()
+        self._asked_edges: set[str] = set()
 
     @classmethod
     def load(cls, store: Store, project: str) -> GraphRows:
-        where = f"project = {sql_str(project)}"
-        nodes = {r["node_id"]: r for r in store.graph_nodes.read(where)}
-        edges = {r["edge_id"]: r for r in store.graph_edges.read(where)}
-        return cls(project, nodes, edges)
+        return cls(store, project)
 
     def changes(self, fragment: Fragment) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Rows for what is new or different in ``fragment`` (existing elements keep valid_from)."""
+        missing_nodes = self._missing(fragment.nodes, self._asked_nodes)
+        if missing_nodes:
+            self._fetch_nodes(sql_in("node_id", missing_nodes))
+        missing_edges = self._missing(fragment.edges, self._asked_edges)
+        if missing_edges:
+            self._fetch_edges(sql_in("edge_id", missing_edges))
         nodes = [r for r in (self._node_row(n) for n in fragment.nodes.values()) if r is not None]
         edges = [r for r in (self._edge_row(e) for e in fragment.edges.values()) if r is not None]
         return nodes, edges
@@ -204,6 +214,47 @@ class GraphRows:
         """Take rows just committed into this base."""
         self.nodes.update({r["node_id"]: r for r in nodes})
         self.edges.update({r["edge_id"]: r for r in edges})
+
+    def supports(self) -> dict[str, set[str]]:
+        """Pattern node id -> the ids of the nodes that support it (valid edges only)."""
+        found: dict[str, set[str]] = {}
+        for row in self._fetch_edges("kind = 'supports'"):
+            if row["invalid_at"] is None:
+                found.setdefault(row["target"], set()).add(row["source"])
+        return found
+
+    def fetch_nodes(self, node_ids: Iterable[str]) -> None:
+        """Make sure the rows of ``node_ids`` (those that exist) are here."""
+        missing = self._missing(dict.fromkeys(node_ids), self._asked_nodes)
+        if missing:
+            self._fetch_nodes(sql_in("node_id", missing))
+
+    def nodes_of(self, kinds: Sequence[str]) -> list[dict[str, Any]]:
+        return self._fetch_nodes(sql_in("kind", kinds))
+
+    def invalidate_edges_from(self, node_id: str, at: datetime) -> list[GraphEdge]:
+        """Valid edges leaving ``node_id``, as invalidated copies (for a note that left the live set)."""
+        return [
+            GraphEdge(row["source"], row["target"], row["kind"], _loads(row["attrs"]), row["valid_from"], at)
+            for row in self._fetch_edges(f"source = {sql_str(node_id)}") if row["invalid_at"] is None
+        ]
+
+    def _missing(self, wanted: dict[str, Any], asked: set[str]) -> list[str]:
+        missing = [i for i in wanted if i not in asked]
+        asked.update(missing)
+        return missing
+
+    def _fetch_nodes(self, where: str) -> list[dict[str, Any]]:
+        found = self._store.graph_nodes.read(f"project = {sql_str(self.project)} AND {where}")
+        self.nodes.update({r["node_id"]: r for r in found if r["node_id"] not in self.nodes})
+        self._asked_nodes.update(r["node_id"] for r in found)
+        return [self.nodes[r["node_id"]] for r in found]
+
+    def _fetch_edges(self, where: str) -> list[dict[str, Any]]:
+        found = self._store.graph_edges.read(f"project = {sql_str(self.project)} AND {where}")
+        self.edges.update({r["edge_id"]: r for r in found if r["edge_id"] not in self.edges})
+        self._asked_edges.update(r["edge_id"] for r in found)
+        return [self.edges[r["edge_id"]] for r in found]
 
     def _node_row(self, node: GraphNode) -> dict[str, Any] | None:
         old = self.nodes.get(node.node_id)
@@ -222,14 +273,6 @@ class GraphRows:
             "invalid_at": edge.invalid_at,
         }
         return None if old and _same_row(old, row, ("kind", "attrs", "invalid_at")) else row
-
-    def invalidate_edges_from(self, node_id: str, at: datetime) -> list[GraphEdge]:
-        """Valid edges leaving ``node_id``, as invalidated copies (for a note that left the live set)."""
-        found = []
-        for row in self.edges.values():
-            if row["source"] == node_id and row["invalid_at"] is None:
-                found.append(GraphEdge(row["source"], row["target"], row["kind"], _loads(row["attrs"]), row["valid_from"], at))
-        return found
 
 
 def _same_row(old: dict[str, Any], new: dict[str, Any], keys: Sequence[str]) -> bool:

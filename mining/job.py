@@ -139,7 +139,7 @@ class MiningJob:
             elif index == len(chunks):
                 found = self._team(state)
             elif index == len(chunks) + 1:
-                found = self._refresh(state)
+                found = self._refresh(state, plan)
             else:
                 found = {"status": "committed"}
             state = self._save(state, cursor=state.cursor + 1, **_merge(state, found))
@@ -240,13 +240,10 @@ class MiningJob:
 
     def _known_patterns(self, project: str) -> list[KnownPattern]:
         table = self.store.notes.frame(NoteFilter(project=project, types=["pattern"]), columns=["note_id", "vector"])
-        supports: dict[str, set[str]] = {}
-        for edge in self.graph(project).edges.values():
-            if edge["kind"] == "supports" and edge["invalid_at"] is None:
-                supports.setdefault(edge["target"], set()).add(edge["source"].removeprefix("note:"))
+        supports = self.graph(project).supports()
         vectors = vectors_of(table, self.store.tables.spec.dim)
         return [
-            KnownPattern(pid, frozenset(supports.get(graph_node_id("pattern", pid), set())), np.asarray(vectors[i]))
+            KnownPattern(pid, frozenset(n.removeprefix("note:") for n in supports.get(graph_node_id("pattern", pid), set())), np.asarray(vectors[i]))
             for i, pid in enumerate(table["note_id"].to_pylist())
         ]
 
@@ -359,10 +356,10 @@ class MiningJob:
         return [m for m in members if m.note.project == project], [m for m in members if m.note.project != project]
 
     def _team_ids(self, groups: list[list[Member]], graph: GraphRows) -> list[str]:
-        supports: dict[str, set[str]] = {}
-        for edge in graph.edges.values():
-            if edge["kind"] == "supports" and edge["invalid_at"] is None:
-                supports.setdefault(edge["target"].removeprefix("pattern:"), set()).add(edge["source"].removeprefix("pattern:"))
+        supports = {
+            target.removeprefix("pattern:"): {s.removeprefix("pattern:") for s in sources}
+            for target, sources in graph.supports().items()
+        }
         known = self.store.notes.get_many(list(supports), with_vector=True)
         keys = [ClusterKey(f"t{i:05d}", frozenset(m.note.note_id for m in g), _centroid([m.vector for m in g])) for i, g in enumerate(groups)]
         matched = match_patterns(keys, [
@@ -395,18 +392,31 @@ class MiningJob:
                 step.found["review"].append(item_id_for(view.note_id))
 
     # --- unit: refresh the graph's view of notes changed elsewhere ------------------------------
-    def _refresh(self, state: RunState) -> dict[str, Any]:
+    def _refresh(self, state: RunState, plan: Plan) -> dict[str, Any]:
+        """Full runs look at every note of the graph; incremental ones at notes that batches
+        committed since the previous run touched (edits, supersessions, deletions, rollbacks)."""
         batch_id = f"b-mining-{self.run_id}-refresh"
         done = self._committed(batch_id)
         if done is not None:
             return done
         graph = self.graph(state.project)
+        since = self._previous_start(state) if plan.mode == "incremental" else None
+        touched = None if since is None else self._touched_since(since)
         fragment = Fragment()
-        listed = {n["node_id"] for n in graph.nodes.values() if n["kind"] in ("note", "pattern")}
-        for note in self._project_notes(state.project, graph):
+        notes = self._project_notes(state.project, graph, touched)
+        listed = set(graph.nodes)
+        for note in notes:
             self._refresh_note(graph, fragment, note, listed, state.started_at)
         self._commit(state, batch_id, [], graph, graph.changes(fragment), [], {})
         return {}
+
+    def _previous_start(self, state: RunState) -> datetime | None:
+        earlier = [r for r in self.runs.list(state.project, {"committed"}) if r.run_id != state.run_id]
+        return earlier[-1].started_at if earlier else None
+
+    def _touched_since(self, since: datetime) -> set[str]:
+        batches = self.store.batches.list(statuses=["committed", "rolled_back"])
+        return {n for b in batches if b.committed_at is not None and b.committed_at >= since for n in b.note_ids}
 
     def _refresh_note(self, graph: GraphRows, fragment: Fragment, note: Note, listed: set[str], at: datetime) -> None:
         if note.type == "pattern":
@@ -419,14 +429,21 @@ class MiningJob:
             for edge in graph.invalidate_edges_from(node.node_id, node.invalid_at):
                 fragment.edge(edge)
 
-    def _project_notes(self, project: str, graph: GraphRows) -> list[Note]:
-        """Patterns in the graph, and notes in it whose status changed or that were superseded."""
-        table = self.store.notes.frame(NoteFilter(project=project), columns=_NOTE_COLUMNS)
+    def _project_notes(self, project: str, graph: GraphRows, only: set[str] | None) -> list[Note]:
+        """Patterns in the graph, and notes in it whose status changed or that were superseded
+        (among ``only``, when given), with the graph rows of them and of their winners fetched."""
+        table = self.store.notes.frame(NoteFilter(project=project, note_ids=None if only is None else sorted(only)), columns=_NOTE_COLUMNS)
+        kinds = table["type"].to_pylist()
+        ids = [graph_node_id("pattern" if k == "pattern" else "note", i) for i, k in zip(table["note_id"].to_pylist(), kinds, strict=True)]
+        winners = [graph_node_id("note", w) for w in table["superseded_by"].to_pylist() if w]
+        if only is None:
+            graph.nodes_of(("note", "pattern"))
+        else:
+            graph.fetch_nodes([*ids, *winners])
         keep = [
-            _stale(graph.nodes.get(graph_node_id("pattern" if kind == "pattern" else "note", note_id)), kind, status, winner)
-            for note_id, kind, status, winner in zip(
-                table["note_id"].to_pylist(), table["type"].to_pylist(), table["status"].to_pylist(),
-                table["superseded_by"].to_pylist(), strict=True,
+            _stale(graph.nodes.get(node), kind, status, winner)
+            for node, kind, status, winner in zip(
+                ids, kinds, table["status"].to_pylist(), table["superseded_by"].to_pylist(), strict=True,
             )
         ]
         return [note_from_row(r) for r in rows(table.filter(pa.array(keep, type=pa.bool_())))]
