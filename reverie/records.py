@@ -200,6 +200,7 @@ class Note(Record):
     hit_count: int = Field(default=0, ge=0)
     supersedes: list[Id] = Field(default_factory=list)
     superseded_by: Id | None = None
+    conflicts_with: list[Id] = Field(default_factory=list)
     batch_id: Id | None = None
     vector: list[float] | None = Field(default=None, repr=False)
 

@@ -83,6 +83,7 @@ def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
             pa.field("hit_count", pa.int64()),
             pa.field("supersedes", IDS),
             pa.field("superseded_by", pa.string()),
+            pa.field("conflicts_with", IDS),
             pa.field("batch_id", pa.string(), nullable=False),
             pa.field("tombstone", pa.bool_()),
             pa.field("vector", pa.list_(pa.float32(), dim)),

@@ -105,8 +105,20 @@ class BatchWriter:
         self._append("audit", audit_rows)
         bases = {i: (base[i]["version"] if i in base else 0) for i in ids}
         staged = batch.model_copy(update={"note_ids": ids, "stats": {**batch.stats, "_base": bases}})
-        self._upsert_batches([staged.model_copy(update={"updated_at": now})])
+        self._update_running(staged.model_copy(update={"updated_at": now}))
         return staged
+
+    def _update_running(self, batch: Batch) -> None:
+        """Update a running batch's row; an abort (e.g. by settle) meanwhile wins and this raises."""
+        data = pa.Table.from_pylist([batch_row(batch)], schema=self._t.schemas["batches"])
+        result = self._t.write("batches", lambda t: t.merge_insert("batch_id").when_matched_update_all(
+            where="target.status = 'running'").execute(data))
+        if result.num_updated_rows != 1:
+            self._delete_rows(batch.batch_id)
+            raise CommitError(
+                f"batch {batch.batch_id!r} was aborted while it was being staged (its owner was presumed "
+                "dead); nothing of it is visible; run it again"
+            )
 
     def _next_view(self, write: NoteWrite, old: dict | None, batch_id: str) -> tuple[Note, Any]:
         vector = write.vector if write.vector is not None else (old or {}).get("vector")
