@@ -91,10 +91,13 @@ class StoreGateway:
         that got more events meanwhile is not marked consolidated (its new events wait for the next
         run; the events already replayed merge idempotently then). The agent actor holds its capture
         lock around this call, so no event of the agent lands between this check and the commit.
+        Each change of an existing note carries the version the run read: if another writer changed
+        the note since, the commit is refused with BatchConflictError and the run repairs itself.
         """
         from reverie.store import NoteWrite
 
-        writes = [NoteWrite(c.note, c.action, c.reason, c.vector) for c in changes]
+        writes = [NoteWrite(c.note, c.action, c.reason, c.vector, base_version=None if c.new else c.note.version)
+                  for c in changes]
         current = {s.session_id: s.n_events for s in self._store.events.sessions(session_ids=list(session_events))}
         consumed = sorted(s for s, n in session_events.items() if current.get(s) == n)
         stats = {**stats, "sessions": len(consumed), "sessions_grown": len(session_events) - len(consumed)}

@@ -34,13 +34,20 @@ _DERIVED_TABLES = ("notes", "note_versions", "audit", "graph_nodes", "graph_edge
 
 @dataclass(frozen=True)
 class NoteWrite:
-    """One new view of a note. ``vector=None`` keeps the current vector; ``tombstone`` hides the note."""
+    """One new view of a note. ``vector=None`` keeps the current vector; ``tombstone`` hides the note.
+
+    ``base_version`` is the version the new view was computed from (optimistic concurrency): the
+    commit is refused with BatchConflictError if the note is at another version by then, so a writer
+    that read a note, worked on it, then wrote never overwrites a change made meanwhile. ``None``
+    means "whatever is current when staged" (the check then covers staging to commit only).
+    """
 
     note: Note
     action: AuditAction
     reason: str = ""
     vector: np.ndarray | None = None
     tombstone: bool = False
+    base_version: int | None = None
 
 
 def ordered_id(prefix: str) -> str:
@@ -103,7 +110,8 @@ class BatchWriter:
         self._append("note_versions", version_rows)
         self._append("notes", note_rows)
         self._append("audit", audit_rows)
-        bases = {i: (base[i]["version"] if i in base else 0) for i in ids}
+        bases = {w.note.note_id: (w.base_version if w.base_version is not None else
+                                  base[w.note.note_id]["version"] if w.note.note_id in base else 0) for w in writes}
         staged = batch.model_copy(update={"note_ids": ids, "stats": {**batch.stats, "_base": bases}})
         self._update_running(staged.model_copy(update={"updated_at": now}))
         return staged

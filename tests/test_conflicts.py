@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflicts import conflicting
+from reverie.statements import normalise, polarity, read, split_contrast, topic
+
+
+@pytest.mark.parametrize(("a", "b", "kind"), [
+    ("Never call the payments API directly.", "Call the payments API directly.", "polarity"),
+    ("The man is not playing the guitar and is not singing", "The man is playing the guitar and singing", "polarity"),
+    ("The auth service must keep tokens valid for 15 minutes at most.", "Tokens may now live 30 minutes.", "value"),
+    ("Session timeout is 900 seconds.", "Session timeout is 20 minutes.", "value"),
+    ("Invoices are rounded to 4 decimals.", "Correction: invoices are rounded to 2 decimals, not 4.", "value"),
+    ("Write the weekly report as a table instead of paragraphs.", "Write the weekly report as long paragraphs, not a table.", "choice"),
+    ("Prefer tabs over spaces.", "Use spaces for indentation.", "choice"),
+    ("Use tabs for indentation.", "Use spaces for indentation.", "option"),
+    ("Export the data as JSON.", "Export the data as YAML.", "option"),
+    ("Set max_retries=3 for the client.", "max_retries = 5 in the client config", "setting"),
+])
+def test_contradictions_are_found_with_their_kind(a: str, b: str, kind: str) -> None:
+    found = conflicting(a, b)
+    assert found is not None and found.kind == kind
+    again = conflicting(b, a)
+    assert again is not None and again.kind == kind
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Please write the weekly billing report as a table, not long paragraphs.", "Format weekly reports as tables."),
+    ("Tables please for the weekly report - no walls of text.", "Format weekly reports as tables."),
+    ("Token lifetime is 15 minutes in production config.", "The auth service must keep tokens valid for 15 minutes at most."),
+    ("Correction: invoices are rounded to 2 decimals, not 4.", "Rounding invoices to 2 decimals matches the ledger export."),
+    ("Use the shared error wrapper for every handler, no bare try/except.", "Route all error handling through the shared wrapper layer."),
+    ("Session timeout is 900 seconds.", "Session timeout is 15 minutes."),
+])
+def test_agreeing_statements_do_not_conflict(a: str, b: str) -> None:
+    assert conflicting(a, b) is None
+
+
+def test_a_contrast_clause_is_a_rejected_alternative_not_a_negation() -> None:
+    main, rejected = split_contrast("Use tables, not prose, for the weekly report")
+    assert rejected == ["prose"] and "tables" in main
+    assert polarity("Use tables, not prose") == 1
+    assert polarity("Do not use prose") == -1
+    reading = read("Round to 2 decimals, not 4")
+    assert reading.values == {"decimal": frozenset({2.0})}
+    assert reading.rejected_values == {"decimal": frozenset({4.0})}
+
+
+def test_durations_and_sizes_are_compared_in_one_unit() -> None:
+    assert read("keep it for 2 hours").values == read("keep it for 120 minutes").values
+    assert read("a 1 MiB limit").values == read("a 1048576 byte limit").values
+
+
+def test_topic_and_normal_form() -> None:
+    assert topic("The auth service must keep tokens valid for 15 minutes at most.") == "auth service token"
+    assert topic("Please write the weekly billing report as a table, not long paragraphs.") == "weekly billing report"
+    assert normalise("  Prefer  TABLES!  ") == normalise("prefer tables")
