@@ -331,8 +331,8 @@ ASSIGNMENT = re.compile(
     r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|`(?P<bq>[^`\n]{1,256})`"
     r"|(?P<bare>(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$)){1,256}))"
 )
-CLI_USER_PASSWORD = re.compile(
-    r"(?<!\S)(?:-u|--user)[ \t]+[\"']?(?P<v>[^\s:\"']+:(?P<pw>[^\s\"']+))"
+CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:gid
+    r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+[\"']?(?P<v>[^\s:\"']+:(?P<pw>[^\s\"']+))"
 )
 MYSQL_PASSWORD = re.compile(r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?P<v>[^\s'\"]{4,})")
 XML_SECRET = re.compile(
@@ -405,7 +405,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("aws_secret", AWS_SECRET, ("secret",), value_group),
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
-        secret("password", CLI_USER_PASSWORD, ("-u", "--user"), credentials_span),
+        secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
         secret("password", MYSQL_PASSWORD, ("mysql",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),

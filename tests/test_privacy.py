@@ -205,3 +205,34 @@ def test_masking_never_raises_and_is_idempotent(masker: Masker, text: str) -> No
     assert masker.mask(out.text).text == out.text
     assert rebuild(text, out.findings) == out.text
     assert all(0 <= f.start < f.end <= len(text) for f in out.findings)
+
+
+@pytest.mark.parametrize("text", [
+    "password = os.environ[\"DB_PASSWORD\"]", "secret_key = settings.SECRET_KEY",
+    "SECRET_KEY = secrets.token_hex(16)", "token = get_token(scope=\"read\")",
+    "password: str = Field(min_length=12)", "api_key: ${OPENAI_API_KEY}", "Password: ********",
+    "max_tokens: 1024", "PWD=/home/dev/projects/reverie", "docker run -u 1000:1000 app",
+    "postgres://user:password@localhost:5432/db", "Authorization: Bearer <token>",
+    "git clone git@github.com:acme/api.git", "npm install @types/node@20.11.5",
+    "UTC+02:00, +0530", "Order 4716 2937 4839 2234 confirmed", "2024-03-15T10:22:31.482Z",
+])
+def test_references_placeholders_and_lookalikes_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("password=Tr0ub4dor&3x", "password=[SECRET:password]"),
+    ("jdbc:pg://h/db?user=a&password=Xyz123abc&ssl=true",
+     "jdbc:pg://h/db?user=a&password=[SECRET:password]&ssl=true"),
+    ("Server=db;Password=abc12345;Encrypt=True",
+     "Server=db;Password=[SECRET:password];Encrypt=True"),
+    ("connect(password=Secret123)", "connect(password=[SECRET:password])"),
+    ("curl -u admin:S3cretPass http://x", "curl -u [SECRET:password] http://x"),
+    ("mysql -u root -pS3cretPass1 shop", "mysql -u root -p[SECRET:password] shop"),
+    ("call 1-800-555-0199 now", "call [PII:phone] now"),
+    ("{\"email\":\"o'brien@example.ie\"}", "{\"email\":\"[PII:email]\"}"),
+    ("key = \"-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA7bq\\n (truncated)",
+     "key = \"[SECRET:private_key]\\n (truncated)"),
+])
+def test_general_forms_are_masked(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked

@@ -10,8 +10,6 @@ deletes; a crash after (4) leaves a visible batch that :meth:`settle` finalizes.
 
 from __future__ import annotations
 
-import secrets
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +22,7 @@ from reverie.clock import Clock
 from reverie.errors import BatchConflictError, CommitError, ConflictError, NotFoundError, ValidationError
 from reverie.records import AuditAction, AuditEntry, Batch, BatchKind, Note
 from reverie.store.events import EventLog
+from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock
 from reverie.store.notes import NoteReader
 from reverie.store.rows import batch_from_row, batch_row, note_from_row, note_from_snapshot, note_row, rows, version_row
@@ -48,11 +47,6 @@ class NoteWrite:
     vector: np.ndarray | None = None
     tombstone: bool = False
     base_version: int | None = None
-
-
-def ordered_id(prefix: str) -> str:
-    """A unique id that sorts by creation time (wall clock), whatever clock the caller injects."""
-    return f"{prefix}-{time.time_ns():x}-{secrets.token_hex(3)}"
 
 
 def new_batch_id(kind: str) -> str:
