@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from actors.collect import Replay, chunk, pick_sessions, score
+from actors.collect import Replay, chunk, keep, pick_sessions, score
 from actors.dedupe import deduplicate, quarantine_drafts
 from actors.plan import LIVE_STATUSES, Change, Member, NoteIndex, RunContext
 from actors.prune import prune
@@ -81,7 +81,8 @@ class Consolidation:
         settings = self._settings
         events = self._store.events(self.agent_id, [s.session_id for s in picked])
         scored = score(picked, events, settings.capture.salience_threshold)
-        kept = [item.event for _, items in scored for item in items]
+        threshold = settings.capture.salience_threshold
+        kept = [item.event for _, items in scored for item in items if keep(item, threshold)]
         counts = dict(zip([e.event_id for e in kept], self._model.count_tokens([e.text for e in kept]), strict=True))
         replay = chunk(scored, counts, settings.consolidation, settings.capture.salience_threshold)
         candidates: list[Candidate] = []

@@ -60,9 +60,11 @@ def link_within_run(groups: list[list[Member]], threshold: float) -> list[list[M
     readings = [read(g[0].candidate.statement) for g in groups]
     parent = list(range(len(groups)))
     members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
-    pairs = [(float(sims[i, j]), i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))
-             if sims[i, j] >= threshold and groups[i][0].candidate.scope == groups[j][0].candidate.scope]
-    for _, i, j in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+    scopes = np.array([g[0].candidate.scope for g in groups], dtype=object)
+    close = np.triu((sims >= threshold) & (scopes[:, None] == scopes[None, :]), k=1)
+    rows, cols = np.nonzero(close)
+    order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
+    for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
         a, b = _root(parent, i), _root(parent, j)
         if a != b and not any(conflict_between(readings[x], readings[y]) for x in members[a] for y in members[b]):
             low, high = min(a, b), max(a, b)

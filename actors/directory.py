@@ -108,6 +108,10 @@ class Directory:
     def scheduled(self) -> dict[str, Due]:
         return dict(self._scheduled)
 
+    def counters(self) -> dict[str, int]:
+        return {"activations": self.activations, "passivations": self.passivations, "live": len(self._live),
+                "runs_in_flight": len(self._runs), "scheduled": len(self._scheduled)}
+
     async def activate(self, agent_id: str) -> int:
         """Make the agent's actor live (as a call would) and return its process id."""
         return await self._call(agent_id, "pid")  # type: ignore[no-any-return]

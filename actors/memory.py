@@ -123,7 +123,8 @@ class AgentMemory:
         threshold = self._settings.capture.salience_threshold
         found: list[Extractor] = [StructuredExtractor(), RuleExtractor(threshold)]
         if self._settings.llm.enabled:
-            found.append(ChatExtractor(self._settings.llm, self._masker, threshold))
+            found.append(ChatExtractor(self._settings.llm, self._masker, threshold,
+                                       repair_rounds=self._settings.consolidation.repair_rounds))
         return found
 
 

@@ -51,11 +51,12 @@ def decide(new: Note, old: Note, now: datetime, settings: ConsolidationSettings,
 def resolve(changes: Sequence[Change], index: NoteIndex, settings: ConsolidationSettings, now: datetime) -> list[Change]:
     views: dict[str, Change] = {c.note.note_id: c for c in changes}
     order = [c.note.note_id for c in changes]
+    run = _RunVectors(changes, index)
     for position, note_id in enumerate(order):
         change = views[note_id]
         if not change.observed or change.note.status not in LIVE_STATUSES:
             continue
-        earlier = {i for i in order[:position]}
+        earlier = run.close_earlier(position, settings.conflict_similarity, order)
         for rival, conflict in _rivals(change, views, earlier, index, settings):
             views = _apply(views, change.note.note_id, rival, conflict, index, settings, now)
             if views[note_id].note.status not in LIVE_STATUSES or views[note_id].note.type == "open_question":
@@ -63,25 +64,44 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
     return list(views.values())
 
 
+class _RunVectors:
+    """The run's own notes as one matrix, so each finds its earlier look-alikes in one product."""
+
+    def __init__(self, changes: Sequence[Change], index: NoteIndex) -> None:
+        vectors = [_vector(c, index) for c in changes]
+        dim = next((v.shape[0] for v in vectors if v is not None), 0)
+        self.matrix = np.stack([v if v is not None else np.zeros(dim, np.float32) for v in vectors]) if changes else np.zeros((0, 0))
+        self.subjects = [normalise(c.note.subject) for c in changes]
+        self.scopes = [c.note.scope for c in changes]
+
+    def close_earlier(self, position: int, threshold: float, order: Sequence[str]) -> dict[str, float]:
+        """Earlier notes of the run in the same scope that are alike (or share the subject)."""
+        if position == 0:
+            return {}
+        sims = self.matrix[:position] @ self.matrix[position]
+        found = {}
+        for i in np.nonzero(sims >= threshold)[0].tolist() + [i for i in range(position) if self.subjects[i] == self.subjects[position]]:
+            if self.scopes[i] == self.scopes[position]:
+                found[order[i]] = float(sims[i])
+        return found
+
+
 def _vector(change: Change, index: NoteIndex) -> np.ndarray | None:
     return change.vector if change.vector is not None else index.vector(change.note.note_id)
 
 
-def _rivals(change: Change, views: dict[str, Change], earlier: set[str], index: NoteIndex,
+def _rivals(change: Change, views: dict[str, Change], earlier: dict[str, float], index: NoteIndex,
             settings: ConsolidationSettings) -> list[tuple[Note, Conflict]]:
     vector = _vector(change, index)
     if vector is None:
         return []
     pool: dict[str, tuple[Note, float]] = {}
     for note, sim in index.nearest(vector, change.note.scope, RIVAL_POOL):
-        if note.note_id in views and note.note_id not in earlier:
-            continue  # changed later in this run: it will meet this one from its own turn
-        pool[note.note_id] = (views[note.note_id].note if note.note_id in views else note, sim)
-    for other_id in earlier:
-        other = views[other_id]
-        other_vector = _vector(other, index)
-        if other.note.scope == change.note.scope and other_vector is not None:
-            pool[other_id] = (other.note, float(np.dot(vector, other_vector)))
+        if note.note_id in views:
+            continue  # changed in this run: met below if earlier, or from its own turn if later
+        pool[note.note_id] = (note, sim)
+    for other_id, sim in earlier.items():
+        pool[other_id] = (views[other_id].note, sim)
     return _contradicting(change.note, pool, settings)
 
 

@@ -71,7 +71,9 @@ def cosines(pairs: Pairs, cache: Path, embed: Callable[[Sequence[str]], np.ndarr
     return sims
 
 
-def scores(predicted: np.ndarray, truth: np.ndarray) -> dict[str, float]:
+def scores(predicted: np.ndarray, truth: np.ndarray, mask: np.ndarray) -> dict[str, float]:
+    """Precision, recall, F1, F0.5 and accuracy of ``predicted`` over the pairs in ``mask``."""
+    predicted, truth = predicted[mask], truth[mask]
     tp = float((predicted & truth).sum())
     precision = tp / max(float(predicted.sum()), 1.0)
     recall = tp / max(float(truth.sum()), 1.0)
@@ -82,7 +84,7 @@ def scores(predicted: np.ndarray, truth: np.ndarray) -> dict[str, float]:
 
 
 def tune(sims: np.ndarray, extra: np.ndarray, truth: np.ndarray, mask: np.ndarray, metric: str) -> float:
-    best = max(GRID, key=lambda t: (scores((sims >= t) & extra & mask, truth & mask)[metric], -t))
+    best = max(GRID, key=lambda t: (scores((sims >= t) & extra, truth, mask)[metric], -t))
     return float(best)
 
 
@@ -98,10 +100,10 @@ def sick(pairs: Pairs, sims: np.ndarray) -> dict[str, object]:
             kinds[conflict.kind] = kinds.get(conflict.kind, 0) + 1
     return {
         "tuned_threshold": chosen, "default_threshold": default,
-        "train_trial_at_tuned": scores((sims >= chosen) & flagged & tuning, pairs.label & tuning),
-        "test_at_tuned": scores((sims >= chosen) & flagged & test, pairs.label & test),
-        "test_at_default": scores((sims >= default) & flagged & test, pairs.label & test),
-        "test_rules_without_similarity": scores(flagged & test, pairs.label & test),
+        "train_trial_at_tuned": scores((sims >= chosen) & flagged, pairs.label, tuning),
+        "test_at_tuned": scores((sims >= chosen) & flagged, pairs.label, test),
+        "test_at_default": scores((sims >= default) & flagged, pairs.label, test),
+        "test_rules_without_similarity": scores(flagged, pairs.label, test),
         "test_kinds_at_tuned": kinds,
     }
 
@@ -114,12 +116,12 @@ def mrpc(pairs: Pairs, sims: np.ndarray) -> dict[str, object]:
     gated = tune(sims, agree, pairs.label, train, "f0.5")
     return {
         "tuned_threshold": plain, "tuned_threshold_with_conflict_gate": gated,
-        "train_at_tuned": scores((sims >= plain) & train, pairs.label & train),
-        "test_at_tuned": scores((sims >= plain) & test, pairs.label & test),
-        "test_at_0.85": scores((sims >= 0.85) & test, pairs.label & test),
-        "test_gated_at_tuned": scores((sims >= gated) & agree & test, pairs.label & test),
-        "test_gated_at_0.85": scores((sims >= 0.85) & agree & test, pairs.label & test),
-        "test_curve": {str(t): scores((sims >= t) & agree & test, pairs.label & test) for t in (0.7, 0.75, 0.8, 0.85, 0.9)},
+        "train_at_tuned": scores((sims >= plain), pairs.label, train),
+        "test_at_tuned": scores((sims >= plain), pairs.label, test),
+        "test_at_0.85": scores((sims >= 0.85), pairs.label, test),
+        "test_gated_at_tuned": scores((sims >= gated) & agree, pairs.label, test),
+        "test_gated_at_0.85": scores((sims >= 0.85) & agree, pairs.label, test),
+        "test_curve": {str(t): scores((sims >= t) & agree, pairs.label, test) for t in (0.7, 0.75, 0.8, 0.85, 0.9)},
     }
 
 

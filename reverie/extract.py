@@ -237,18 +237,27 @@ class _LLMAnswer(BaseModel):
     candidates: list[_LLMCandidate]
 
 
+class MalformedAnswerError(ExtractionError):
+    """The endpoint answered, but not with the JSON asked for (asked again up to ``repair_rounds``)."""
+
+
 class ChatExtractor:
-    """Candidates from an OpenAI-compatible ``/chat/completions`` endpoint (httpx, JSON answers)."""
+    """Candidates from an OpenAI-compatible ``/chat/completions`` endpoint (httpx, JSON answers).
+
+    A malformed answer is asked again up to ``repair_rounds`` times, then reported as
+    :class:`MalformedAnswerError`; an unreachable endpoint or an HTTP error is reported at once.
+    """
 
     name = "llm"
 
     def __init__(self, settings: LLMSettings, masker: Masker, salience_threshold: float,
-                 transport: httpx.BaseTransport | None = None) -> None:
+                 transport: httpx.BaseTransport | None = None, repair_rounds: int = 0) -> None:
         import httpx  # only where the LLM is enabled: agent processes stay small otherwise
 
         self._settings = settings
         self._masker = masker
         self._threshold = salience_threshold
+        self._rounds = repair_rounds
         headers = {"Authorization": f"Bearer {settings.api_key.get_secret_value()}"} if settings.api_key.get_secret_value() else {}
         self._client = httpx.Client(base_url=settings.base_url.rstrip("/"), timeout=settings.timeout_seconds,
                                     headers=headers, transport=transport)
@@ -260,9 +269,15 @@ class ChatExtractor:
         usable = [i for i in chunk if i.salience.salient(self._threshold) and not i.salience.instructions]
         if not usable:
             return []
-        answer = self._ask(usable)
         by_id = {i.event.event_id: i.event for i in usable}
-        return [self._to_candidate(c, by_id) for c in answer.candidates]
+        for attempt in range(self._rounds + 1):
+            try:
+                answer = self._ask(usable)
+                return [self._to_candidate(c, by_id) for c in answer.candidates]
+            except MalformedAnswerError:
+                if attempt == self._rounds:
+                    raise
+        raise AssertionError("unreachable")
 
     def _ask(self, usable: Sequence[Scored]) -> _LLMAnswer:
         events = [{"id": i.event.event_id, "role": i.event.role, "kind": i.event.kind, "tags": i.event.tags,
@@ -291,7 +306,7 @@ class ChatExtractor:
             content = response.json()["choices"][0]["message"]["content"]
             return _LLMAnswer.model_validate(json.loads(_strip_fence(content)))
         except (KeyError, IndexError, TypeError, ValueError, PydanticValidationError) as exc:
-            raise ExtractionError(
+            raise MalformedAnswerError(
                 f"{where} gave a malformed answer ({type(exc).__name__}): expected a chat completion whose "
                 'message is a JSON object {"candidates": [{type, subject, statement, evidence, confidence}]}; '
                 "nothing was consolidated; use a model that follows JSON instructions or disable the LLM"
@@ -300,7 +315,7 @@ class ChatExtractor:
     def _to_candidate(self, raw: _LLMCandidate, by_id: dict[str, Event]) -> Candidate:
         unknown = [e for e in raw.evidence if e not in by_id]
         if unknown:
-            raise ExtractionError(
+            raise MalformedAnswerError(
                 f"the LLM extractor cited {len(unknown)} event id(s) that were not in its input; "
                 "nothing was consolidated; use a model that follows the evidence instructions"
             )

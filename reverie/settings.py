@@ -69,7 +69,7 @@ class ConsolidationSettings(Section):
     max_seconds: float = 600.0
     repair_rounds: int = 2
     duplicate_k: int = 5
-    duplicate_similarity: float = 0.85
+    duplicate_similarity: float = 0.73
     confidence_step: float = 0.1
     confidence_max: float = 1.0
     score_verified: float = 2.0
@@ -79,7 +79,7 @@ class ConsolidationSettings(Section):
     conflict_margin: float = 0.25
     max_notes_per_agent: int = 5000
     max_new_notes_per_run: int = 200
-    conflict_similarity: float = 0.6
+    conflict_similarity: float = 0.58
     activate_confidence: float = 0.5
     candidate_ttl: timedelta = timedelta(days=30)
     trust_tool: float = 0.9

@@ -1,8 +1,8 @@
 """The agent memory actors on real Ray, the real store and the real MiniLM embedding service.
 
-One deployment for the module (store gateway, embedding service, directory) with a clock actor that
-the tests move, a live-actor cap of 3 (so passivation happens all the time) and at most 4 sessions
-per run (so runs are cut and resumed).
+One deployment for the module (store gateway, embedding service, directory ticking every 0.3 s)
+with a clock actor that the tests move, a live-actor cap of 3 (so passivation happens all the time)
+and at most 4 sessions per run (so runs are cut and resumed).
 """
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ def dep(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     settings = Settings(
         store=StoreSettings(uri=str(folder / "store")), embedding=EmbeddingSettings(provider="minilm"),
         actors=ActorSettings(namespace=f"test-actors-{os.getpid()}", max_live_per_node=3),
-        triggers=TriggerSettings(seed=7), consolidation=ConsolidationSettings(max_sessions=4),
+        triggers=TriggerSettings(seed=7, tick_seconds=0.3), consolidation=ConsolidationSettings(max_sessions=4),
     )
     clock = ray.remote(ManualClock).options(namespace=settings.actors.namespace).remote(START)
-    memory = start_memory(settings, ActorClock(clock), ticker=False)
+    memory = start_memory(settings, ActorClock(clock))
     yield Deployment(settings, memory, DirectoryClient(settings.actors), clock,
                      Store.open(settings.store, spec_for(settings.embedding)))
     memory.stop()
@@ -230,28 +230,34 @@ def test_unknown_agents_are_not_found(dep: Deployment) -> None:
         dep.directory.end_session("para", "no-such-session")
 
 
-def test_idle_time_triggers_schedule_and_run_consolidation_without_a_request(dep: Deployment) -> None:
+def _eventually(check: Any, seconds: float = 30.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, "the directory's ticker did not get there in time"
+        time.sleep(0.1)
+    return found
+
+
+def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_request(dep: Deployment) -> None:
     for i in range(5):
         dep.say("idle", f"idle-s{i}", f"Always tag release {i} before deploying.", tags=["constraint"])
     dep.directory.end_session("idle", "idle-s4")
-    assert "idle" not in dep.directory.tick()  # not idle yet: its last event is a minute old
-    assert dep.directory.status("idle").next_run_at == dep.now() + timedelta(minutes=9)
+    status = dep.directory.status("idle")  # not idle yet: its last event is a minute old
+    assert status.next_run_at == dep.now() + timedelta(minutes=9) and status.next_run_reason == "sessions"
     dep.advance(minutes=10)
-    assert "idle" not in dep.directory.tick() and dep.directory.status("idle").next_run_reason == "sessions"
-    activity = AgentActivity("idle", 5, None, None, None)
-    expected = dep.now() + TriggerPolicy(dep.settings.triggers).delay(activity, "sessions")
-    assert dep.directory.status("idle").next_run_at == expected  # the seeded 60-600 s delay
+    delay = TriggerPolicy(dep.settings.triggers).delay(AgentActivity("idle", 5, None, None, None), "sessions")
+    expected = dep.now() + delay  # the seeded 60-600 s delay
+    _eventually(lambda: dep.directory.status("idle").next_run_at == expected)
+    time.sleep(1.0)
+    assert dep.directory.status("idle").runs_today == 0  # waits for its delay
     dep.advance(seconds=601)
-    assert "idle" in dep.directory.tick()
-    ray.get(dep.memory.directory.drain.remote())
-    status = dep.directory.status("idle")
-    assert status.pending_sessions == 1 and status.runs_today == 1 and status.last_batch is not None
+    done = _eventually(lambda: (s := dep.directory.status("idle")).runs_today == 1 and not s.running and s)
+    assert done.pending_sessions == 1 and done.last_batch is not None  # 4 sessions per run
     dep.advance(hours=23)  # one pending session: the 24 h fallback (no delay) after the last run
-    assert "idle" not in dep.directory.tick()
+    time.sleep(1.0)
+    assert dep.directory.status("idle").pending_sessions == 1
     dep.advance(hours=1, seconds=1)
-    assert "idle" in dep.directory.tick()
-    ray.get(dep.memory.directory.drain.remote())
-    assert dep.directory.status("idle").pending_sessions == 0
+    _eventually(lambda: dep.directory.status("idle").pending_sessions == 0)
 
 
 def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:

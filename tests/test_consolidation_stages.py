@@ -54,10 +54,10 @@ def test_exact_text_merges_even_when_embeddings_disagree() -> None:
     assert [m.candidate.evidence[0] for m in draft.members] == ["e1", "e2"]
 
 
-@pytest.mark.parametrize(("similarity", "groups"), [(0.90, 1), (0.86, 1), (0.84, 2)])
-def test_within_a_run_candidates_merge_at_the_duplicate_threshold(similarity: float, groups: int) -> None:
+@pytest.mark.parametrize(("above", "groups"), [(0.05, 1), (0.005, 1), (-0.005, 2)])
+def test_within_a_run_candidates_merge_at_the_duplicate_threshold(above: float, groups: int) -> None:
     members = [Member(_cand("Format weekly reports as tables.", "e1"), _vec(1.0)),
-               Member(_cand("Weekly reports should be tables.", "e2", minutes=5), _vec(similarity))]
+               Member(_cand("Weekly reports should be tables.", "e2", minutes=5), _vec(SETTINGS.duplicate_similarity + above))]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
 
 

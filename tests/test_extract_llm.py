@@ -82,9 +82,9 @@ def chunk() -> list[Scored]:
     return [Scored(e, s) for e, s in zip(events, assess_session(events), strict=True)]
 
 
-def _extractor(server: Replayer, key: str = "") -> ChatExtractor:
+def _extractor(server: Replayer, key: str = "", rounds: int = 0) -> ChatExtractor:
     settings = LLMSettings(enabled=True, base_url=server.url, model="local", api_key=key, timeout_seconds=5)  # type: ignore[arg-type]
-    return ChatExtractor(settings, Masker(PrivacySettings()), 0.5)
+    return ChatExtractor(settings, Masker(PrivacySettings()), 0.5, repair_rounds=rounds)
 
 
 def test_a_good_answer_becomes_candidates_with_their_evidence(server: Replayer, chunk: list[Scored]) -> None:
@@ -122,6 +122,17 @@ def test_a_malformed_answer_is_an_error_never_an_empty_list(server: Replayer, ch
     with pytest.raises(ExtractionError) as caught:
         _extractor(server).extract(chunk)
     assert "tables" not in caught.value.message  # never echoes what the model or the agent wrote
+
+
+def test_a_malformed_answer_is_asked_again_within_the_repair_rounds(server: Replayer, chunk: list[Scored]) -> None:
+    server.replay("prose.json")
+    server.replay("good.json")
+    assert len(_extractor(server, rounds=1).extract(chunk)) == 2
+    for _ in range(3):
+        server.replay("wrong_shape.json")
+    with pytest.raises(ExtractionError):
+        _extractor(server, rounds=2).extract(chunk)
+    assert len(server.requests) == 5
 
 
 def test_an_http_error_is_reported(server: Replayer, chunk: list[Scored]) -> None:
