@@ -3,7 +3,8 @@
 1. exact: the same normalised statement in the same scope is one note (short statements that an
    embedding threshold would miss are merged here);
 2. within the run: single linkage over cosine similarity >= ``duplicate_similarity``, never joining
-   two candidates that contradict each other (same words, other value or polarity);
+   two candidates that contradict each other (same words, other value or polarity) or that name
+   different things by number ("pool 1" / "pool 2");
 3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
    similarity >= ``duplicate_similarity`` that does not contradict the group absorbs it.
 
@@ -18,7 +19,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from actors.plan import Draft, Member, NoteIndex, note_id_for
-from reverie.conflicts import conflict_between
+from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
 from reverie.statements import Reading, read
@@ -66,11 +67,16 @@ def link_within_run(groups: list[list[Member]], threshold: float) -> list[list[M
     order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
     for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
         a, b = _root(parent, i), _root(parent, j)
-        if a != b and not any(conflict_between(readings[x], readings[y]) for x in members[a] for y in members[b]):
+        if a != b and not any(_apart(readings[x], readings[y]) for x in members[a] for y in members[b]):
             low, high = min(a, b), max(a, b)
             parent[high] = low
             members[low] = sorted(members[low] + members.pop(high))
     return [[m for i in members[root] for m in groups[i]] for root in sorted(members)]
+
+
+def _apart(a: Reading, b: Reading) -> bool:
+    """Never the same note: they contradict, or they name different things."""
+    return different_things(a, b) or conflict_between(a, b) is not None
 
 
 def _root(parent: list[int], i: int) -> int:
@@ -102,7 +108,7 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
         if similarity < settings.duplicate_similarity:
             break
         mine = read(note.statement)
-        if not any(conflict_between(mine, r) for r in readings):
+        if not any(_apart(mine, r) for r in readings):
             found.append(note)
     if not found:
         return None

@@ -1,8 +1,9 @@
 """Telling whether two statements about the same slot contradict each other, without an LLM.
 
 Callers first decide that two statements are about the same slot (same scope, and the same subject
-or embeddings at least ``ConsolidationSettings.conflict_similarity`` apart); this module then says
-whether they contradict, and how:
+or embeddings at least ``ConsolidationSettings.conflict_similarity`` alike); this module then says
+whether they contradict, and how (statements naming different things by number — "pool 1" and
+"pool 2" — are about different slots and never contradict):
 
 - ``polarity``: one main clause is negated and the other is not ("Never call X" / "Call X");
 - ``value``: the same kind of value differs (15 vs 30 minutes, 2 vs 4 decimals), or one asserts
@@ -30,8 +31,15 @@ class Conflict:
     detail: str
 
 
+def different_things(a: Reading, b: Reading) -> bool:
+    """Both name things by number and not the same ones ("pool 1" / "pool 2"): other slots, no merge."""
+    return bool(a.identifiers) and bool(b.identifiers) and a.identifiers != b.identifiers
+
+
 def conflict_between(a: Reading, b: Reading) -> Conflict | None:
     """The first contradiction found between two readings of the same slot, or None."""
+    if different_things(a, b):
+        return None
     for check in (_value, _setting, _choice, _option, _polarity):
         found = check(a, b)
         if found is not None:

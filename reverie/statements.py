@@ -57,6 +57,10 @@ _UNITS = frozenset({
     "replica", "core", "cpu", "item", "row", "line", "character", "char", "token", "column",
     "space", "tab", "level", "connection", "request", "page", "step", "version", "port", "node",
 })
+_PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these is a setting's value
+    "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
+    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv", "gpt", "api",
+})
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
 _SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
 OPTION_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
@@ -92,6 +96,7 @@ class Reading:
     rejected: frozenset[str] = frozenset()
     settings: dict[str, str] = field(default_factory=dict)
     picks: dict[int, frozenset[str]] = field(default_factory=dict)
+    identifiers: frozenset[str] = frozenset()
 
 
 def normalise(text: str) -> str:
@@ -183,7 +188,23 @@ def read(text: str) -> Reading:
         rejected=frozenset(w for part in contrasts for w in content_words(part)),
         settings=_settings(main),
         picks=options(frozenset(lemma(w) for w in words(main))),
+        identifiers=identifiers(text),
     )
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Numbers that name a thing rather than measure it: "PR 311", "pool 2", "migration 0042"."""
+    tokens = words(text)
+    found = set()
+    for index in range(1, len(tokens)):
+        token, before = tokens[index], tokens[index - 1]
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS:
+            continue
+        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or _unit(before)[0] is not None or _unit(after)[0] is not None:
+            continue
+        found.add(f"{lemma(before)} {int(token)}")
+    return frozenset(found)
 
 
 def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]:
@@ -195,6 +216,9 @@ def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]
     for match in _NUMBER.finditer(text.lower()):
         following = match.group(2) or _next_word(text.lower(), match.end())
         _add_value(found, float(match.group(1)), following, default_unit)
+    for index in range(1, len(tokens)):
+        if tokens[index].isdigit() and tokens[index - 1] in _PREFIX_UNITS:
+            found.setdefault(tokens[index - 1], set()).add(float(tokens[index]))
     return found
 
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflicts import conflicting
-from reverie.statements import normalise, polarity, read, split_contrast, topic
+from reverie.conflicts import conflicting, different_things
+from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
 
 
 @pytest.mark.parametrize(("a", "b", "kind"), [
@@ -56,3 +56,25 @@ def test_topic_and_normal_form() -> None:
     assert topic("The auth service must keep tokens valid for 15 minutes at most.") == "auth service token"
     assert topic("Please write the weekly billing report as a table, not long paragraphs.") == "weekly billing report"
     assert normalise("  Prefer  TABLES!  ") == normalise("prefer tables")
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Never restart worker pool 1 during business hours.", "Always restart worker pool 2 during business hours."),
+    ("Reviewed PR 311; error paths bypassed the wrapper.", "Reviewed PR 318; error paths bypassed the wrapper."),
+])
+def test_statements_about_different_numbered_things_are_different_slots(a: str, b: str) -> None:
+    assert conflicting(a, b) is None
+    assert different_things(read(a), read(b))
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Use Python 3 for scripts.", "Use Python 2 for scripts."), ("Serve on port 8080.", "Serve on port 9090."),
+])
+def test_versions_and_ports_are_values_not_names(a: str, b: str) -> None:
+    found = conflicting(a, b)
+    assert found is not None and found.kind == "value"
+
+
+def test_identifiers_name_things_and_values_measure_them() -> None:
+    assert identifiers("migration 0042 failed; see PR 311") == {"migration 42", "pr 311"}
+    assert identifiers("round to 2 decimals, at most 30 deploys, in 1998") == frozenset()
