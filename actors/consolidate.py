@@ -45,6 +45,20 @@ class Prepared:
     members: list[Member]
     session_events: dict[str, int]
     chunks_done: int
+    timings: dict[str, float]
+
+
+class _Timer:
+    """Seconds spent per phase of a run (kept in the batch stats as ``phase_seconds``)."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(self.laps.get(name, 0.0) + now - self._last, 3)
+        self._last = now
 
 
 class Consolidation:
@@ -78,13 +92,15 @@ class Consolidation:
 
     # --- stages 1-2 ---------------------------------------------------------------------------------
     def _prepare(self, picked: Sequence[Session], started: datetime) -> Prepared:
-        settings = self._settings
+        settings, timer = self._settings, _Timer()
         events = self._store.events(self.agent_id, [s.session_id for s in picked])
-        scored = score(picked, events, settings.capture.salience_threshold)
         threshold = settings.capture.salience_threshold
+        scored = score(picked, events, threshold)
         kept = [item.event for _, items in scored for item in items if keep(item, threshold)]
+        timer.lap("collect")
         counts = dict(zip([e.event_id for e in kept], self._model.count_tokens([e.text for e in kept]), strict=True))
-        replay = chunk(scored, counts, settings.consolidation, settings.capture.salience_threshold)
+        replay = chunk(scored, counts, settings.consolidation, threshold)
+        timer.lap("tokens")
         candidates: list[Candidate] = []
         done = 0
         for batch in replay.chunks:
@@ -94,21 +110,28 @@ class Consolidation:
                 break
         consumed = set(replay.consumed(done))
         candidates = [c for c in candidates if set(c.session_ids) <= consumed]
+        timer.lap("extract")
         vectors = self._model.embed([c.statement for c in candidates])
         members = [Member(c, v) for c, v in zip(candidates, vectors, strict=True)]
+        timer.lap("embed")
         read = Counter(e.session_id for e in events)
-        return Prepared(replay, members, {s: read[s] for s in consumed}, done)
+        return Prepared(replay, members, {s: read[s] for s in consumed}, done, timer.laps)
 
     # --- stages 3-6 and the write -------------------------------------------------------------------
     def _integrate(self, batch: Batch, prepared: Prepared, picked: Sequence[Session], started: datetime,
                    reason: str, wall: float) -> tuple[Batch, dict[str, Any]]:
         rounds = self._settings.consolidation.repair_rounds
+        timer = _Timer()
         for attempt in range(rounds + 1):
             changes = self.plan(prepared, picked)
+            timer.lap("plan")
             stats = self._stats(prepared, changes, reason, attempt, wall)
             try:
                 with self._guard():
-                    done = self._store.write(batch, changes, prepared.session_events, stats)
+                    done = self._store.write(batch, changes, prepared.session_events,
+                                             {**stats, "phase_seconds": {**prepared.timings, **timer.laps}})
+                timer.lap("write")
+                log.info("agent %s: phases %s", self.agent_id, {**prepared.timings, **timer.laps})
                 return done, stats
             except BatchConflictError:
                 if attempt == rounds:

@@ -65,7 +65,8 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
 
 
 class _RunVectors:
-    """The run's own notes as one matrix, so each finds its earlier look-alikes in one product."""
+    """The run's own notes as one matrix, so each finds its earlier look-alikes in one product
+    (the ``RIVAL_POOL`` most alike and the last ``RIVAL_POOL`` with the same subject)."""
 
     def __init__(self, changes: Sequence[Change], index: NoteIndex) -> None:
         vectors = [_vector(c, index) for c in changes]
@@ -79,11 +80,10 @@ class _RunVectors:
         if position == 0:
             return {}
         sims = self.matrix[:position] @ self.matrix[position]
-        found = {}
-        for i in np.nonzero(sims >= threshold)[0].tolist() + [i for i in range(position) if self.subjects[i] == self.subjects[position]]:
-            if self.scopes[i] == self.scopes[position]:
-                found[order[i]] = float(sims[i])
-        return found
+        alike = np.nonzero(sims >= threshold)[0]
+        alike = alike[np.argsort(-sims[alike], kind="stable")][:RIVAL_POOL].tolist()
+        same = [i for i in range(position) if self.subjects[i] == self.subjects[position]][-RIVAL_POOL:]
+        return {order[i]: float(sims[i]) for i in alike + same if self.scopes[i] == self.scopes[position]}
 
 
 def _vector(change: Change, index: NoteIndex) -> np.ndarray | None:

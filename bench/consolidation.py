@@ -3,7 +3,9 @@
     python -m bench.consolidation [--sessions 100] [--events 10] [--repeats 3] [--out bench/results]
 
 Every event carries salient content (a tagged preference, constraint, correction, lesson or verified
-result about varied subjects; no chatter), so every event becomes a candidate that is embedded. For
+result; no chatter), so every event becomes a candidate that is embedded: facts about 250 numbered
+subjects, each restated in paraphrases across sessions (so duplicates merge), a few corrected (so
+conflicts are resolved). For
 each repeat, in the same process and run: (1) the bare MiniLM embeds the event texts (events per
 second of the model alone, in the driver), and so does the embedding service alone (one call, in
 its own process, as consolidation uses it); (2) a fresh agent's sessions are captured, then one manual
@@ -34,25 +36,38 @@ from reverie.embed import MiniLMEmbedder
 from reverie.remote import DirectoryClient
 from reverie.settings import ActorSettings, EmbeddingSettings, Settings, StoreSettings
 
-SUBJECTS = ["billing report", "payments API", "auth tokens", "schema migrations", "login handler", "ingest job",
-            "error wrapper", "PR descriptions", "cache layer", "deploy pipeline", "ledger export", "search index"]
-TEMPLATES = [
-    ("preference", "user", "Please keep the {s} output as a table with {n} columns, not long paragraphs."),
-    ("constraint", "user", "Never change the {s} on Fridays; at most {n} deploys a week."),
-    ("correction", "user", "Correction: the {s} timeout is {n} seconds, not {m}."),
-    ("lesson", "assistant", "Lesson: run the {s} checks with --dry-run first; it caught {n} conflicts."),
-    ("verified", "tool", "Verified: the {s} passes {n} tests with retries set to {m}."),
-]
+SUBJECTS = ["billing report", "payments API", "auth token service", "schema migration", "login handler", "ingest job",
+            "error wrapper", "PR template", "cache layer", "deploy pipeline", "ledger export", "search index"]
+PARAPHRASES = {
+    "preference": ("user", ["Please keep the {s} output as a table with {n} columns.",
+                            "For the {s}, I prefer a table with {n} columns.",
+                            "Format the {s} output as a table of {n} columns, please."]),
+    "constraint": ("user", ["Never change the {s} on Fridays; at most {n} deploys a week.",
+                            "The {s} must not change on Fridays, with at most {n} deploys a week.",
+                            "At most {n} deploys a week for the {s}, and never on Fridays."]),
+    "lesson": ("assistant", ["Lesson: run the {s} checks with --dry-run first; it caught a conflict.",
+                             "Running the {s} checks with --dry-run first caught the conflict again.",
+                             "Always dry-run the {s} checks before the real run; it surfaces conflicts."]),
+    "verified": ("tool", ["Verified: the {s} passes all tests with retries set to {n}.",
+                          "The {s} passes every test with retries set to {n} (verified by CI)."]),
+}
+CORRECTION = "Correction: the {s} gets at most {m} deploys a week, not {n}."
 
 
 def salient_sessions(agent: str, sessions: int, per_session: int, seed: int) -> list[CaptureRequest]:
+    """Facts about numbered subjects, restated in paraphrases across sessions; 5 % are corrections."""
     rng = random.Random(seed)
+    kinds = list(PARAPHRASES)
+    facts = [(kinds[k % len(kinds)], f"{SUBJECTS[k % len(SUBJECTS)]} {k}", rng.randint(2, 9)) for k in range(sessions * per_session // 4)]
     requests = []
     for i in range(sessions):
         events = []
         for j in range(per_session):
-            tag, role, template = rng.choice(TEMPLATES)
-            text = template.format(s=f"{rng.choice(SUBJECTS)} {rng.randint(1, 40)}", n=rng.randint(2, 90), m=rng.randint(91, 200))
+            kind, subject, value = facts[min(int(rng.paretovariate(1.2)) - 1, len(facts) - 1) if rng.random() < 0.5 else rng.randrange(len(facts))]
+            role, templates = PARAPHRASES[kind]
+            text, tag = rng.choice(templates).format(s=subject, n=value), kind
+            if kind == "constraint" and rng.random() < 0.2:
+                text, tag = CORRECTION.format(s=subject, n=value, m=value + 3), "correction"
             events.append(EventIn(event_id=f"{agent}-{i}-{j}", role=role, text=text, tags=[tag],  # type: ignore[arg-type]
                                   kind="tool_result" if role == "tool" else "message", verified=role == "tool"))
         requests.append(CaptureRequest(agent_id=agent, session_id=f"{agent}-s{i}", project="bench", events=events))

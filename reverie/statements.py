@@ -2,7 +2,8 @@
 
 A statement is split into its *main* clause and its *contrast* clauses (", not Y", "- no Y",
 "rather than Y", "instead of Y", "over Y"): the main clause carries the polarity and the asserted
-values and choices; a contrast clause names what is rejected. "Use tables, not prose" is therefore
+values and choices; a contrast clause names what is rejected. A negation led by a conjunction
+(", and never on Fridays") is a second negated clause, part of the main one, not a contrast. "Use tables, not prose" is therefore
 a positive statement choosing tables and rejecting prose, not a negation. Everything here is a pure
 function of the text, shared by consolidation (``actors/``), mining and the HTTP layer.
 """
@@ -13,10 +14,11 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
 _CONTRAST = re.compile(
-    r"(?:[,;:(]|\s[-–—])\s*(?:and\s+|but\s+)?(?:not|no|never)\s+(?P<a>[^,;.!?)]+)"
+    r"(?:[,;:(]|\s[-–—])\s*(?:not|no|never)\s+(?P<a>[^,;.!?)]+)"
     r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?P<b>[^,;.!?)]+)"
     r"|\b(?:prefer|prefers|preferred|choose|chose|favou?r)\s+[^,;.!?]+?\s+over\s+(?P<c>[^,;.!?)]+)",
     re.IGNORECASE,
@@ -173,7 +175,9 @@ def polarity(text: str) -> int:
     return -1 if any(w in NEGATORS or w.endswith("n't") for w in words(main)) else 1
 
 
+@lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
+    """What ``text`` asserts (cached: the same statement is read many times in one run)."""
     main, contrasts = split_contrast(text)
     values = _values(main)
     rejected_values: dict[str, set[float]] = {}
