@@ -61,7 +61,11 @@ _UNITS = frozenset({
 })
 _PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these is a setting's value
     "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
-    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv", "gpt", "api",
+    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv",
+})
+_QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is an amount
+    "top", "first", "last", "every", "max", "min", "maximum", "minimum", "limit", "least", "most",
+    "over", "under", "above", "below", "around", "approximately", "than", "within", "after", "before",
 })
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
 _SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
@@ -197,7 +201,12 @@ def read(text: str) -> Reading:
 
 
 def identifiers(text: str) -> frozenset[str]:
-    """Numbers that name a thing rather than measure it: "PR 311", "pool 2", "migration 0042"."""
+    """Numbers that name a thing rather than measure it: "PR 311", "pool 2", "migration 0042".
+
+    A number right after a noun names it, unless the noun is a setting ("port", "Python"), a
+    quantifier ("top", "at least") or a unit, or an explicit unit follows ("2 hours"). Only explicit
+    units count here: "migration 27 passes" names migration 27, it does not count 27 passes.
+    """
     tokens = words(text)
     found = set()
     for index in range(1, len(tokens)):
@@ -205,20 +214,34 @@ def identifiers(text: str) -> frozenset[str]:
         after = tokens[index + 1] if index + 1 < len(tokens) else None
         if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS:
             continue
-        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or _unit(before)[0] is not None or _unit(after)[0] is not None:
+        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
+            continue
+        if _explicit_unit(before) or _explicit_unit(after):
             continue
         found.add(f"{lemma(before)} {int(token)}")
     return frozenset(found)
 
 
+def _explicit_unit(word: str | None) -> bool:
+    if not word:
+        return False
+    base = lemma(word)
+    return base in _DURATIONS or base in _SIZES or base in _UNITS
+
+
 def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]:
     found: dict[str, set[float]] = {}
     tokens = words(text)
+    names = identifiers(text)
     for index, token in enumerate(tokens):
         if token in _NUMBER_WORDS and index + 1 < len(tokens):
             _add_value(found, float(_NUMBER_WORDS[token]), tokens[index + 1], None)
-    for match in _NUMBER.finditer(text.lower()):
-        following = match.group(2) or _next_word(text.lower(), match.end())
+    lowered = text.lower()
+    for match in _NUMBER.finditer(lowered):
+        before = words(lowered[max(0, match.start() - 40):match.start()])
+        if before and f"{lemma(before[-1])} {int(float(match.group(1)))}" in names:
+            continue  # it names a thing
+        following = match.group(2) or _next_word(lowered, match.end())
         _add_value(found, float(match.group(1)), following, default_unit)
     for index in range(1, len(tokens)):
         if tokens[index].isdigit() and tokens[index - 1] in _PREFIX_UNITS:

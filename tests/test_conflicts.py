@@ -84,3 +84,10 @@ def test_a_negation_after_a_conjunction_is_part_of_the_statement() -> None:
     assert polarity("At most 3 deploys a week for the cache layer, and never on Fridays.") == -1
     assert conflicting("Never change the cache layer on Fridays; at most 3 deploys a week.",
                        "At most 3 deploys a week for the cache layer, and never on Fridays.") is None
+
+
+def test_a_number_after_a_noun_names_it_even_before_a_verb() -> None:
+    assert identifiers("The schema migration 27 passes all tests.") == {"migration 27"}
+    assert conflicting("The schema migration 27 passes all tests.", "The schema migration 147 passes all tests.") is None
+    found = conflicting("Return the top 5 results.", "Return the top 10 results.")
+    assert found is not None and found.kind == "value"
