@@ -49,6 +49,7 @@ class Directory:
         self._busy: dict[str, int] = {}
         self._starting: dict[str, asyncio.Future[Any]] = {}
         self._stopping: dict[str, asyncio.Task[None]] = {}
+        self._released: set[str] = set()
         self._runs: dict[str, asyncio.Task[ConsolidationResult]] = {}
         self._scheduled: dict[str, Due] = {}
         self._errors: dict[str, str] = {}
@@ -177,6 +178,8 @@ class Directory:
         try:
             if agent_id in self._stopping:
                 await self._stopping[agent_id]
+            if agent_id in self._released:
+                await self._name_released(agent_id)
             handle = AgentMemoryActor.options(**agent_options(agent_id, self._settings)).remote(
                 agent_id, self._settings, self._clock)
             await handle.ready.remote()
@@ -204,21 +207,24 @@ class Directory:
             self._stopping[agent] = asyncio.create_task(self._passivate(agent))
 
     async def _passivate(self, agent_id: str) -> None:
-        """Kill the idle actor (its state is in the store) and wait until its name is free."""
+        """Kill the idle actor (its state is in the store); its name is freed shortly after."""
         handle = self._live.pop(agent_id, None)
         try:
             if handle is not None:
                 ray.kill(handle, no_restart=True)
                 self.passivations += 1
-                await self._name_released(agent_id)
+                self._released.add(agent_id)
         finally:
             self._stopping.pop(agent_id, None)
 
     async def _name_released(self, agent_id: str) -> None:
+        """Before re-creating a passivated agent: wait until the dead actor's name is free."""
+        name, namespace = agent_actor_name(agent_id), self._settings.actors.namespace
         for _ in range(500):
             try:
-                ray.get_actor(agent_actor_name(agent_id), namespace=self._settings.actors.namespace)
+                await asyncio.to_thread(ray.get_actor, name, namespace)
             except ValueError:
+                self._released.discard(agent_id)
                 return
             await asyncio.sleep(0.01)
         log.warning("the name of agent actor %s was not released within 5 s", agent_id)
