@@ -212,7 +212,7 @@ def identifiers(text: str) -> frozenset[str]:
     for index in range(1, len(tokens)):
         token, before = tokens[index], tokens[index - 1]
         after = tokens[index + 1] if index + 1 < len(tokens) else None
-        if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS:
+        if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS or before in NEGATORS:
             continue
         if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
             continue

@@ -78,6 +78,7 @@ def test_versions_and_ports_are_values_not_names(a: str, b: str) -> None:
 def test_identifiers_name_things_and_values_measure_them() -> None:
     assert identifiers("migration 0042 failed; see PR 311") == {"migration 42", "pr 311"}
     assert identifiers("round to 2 decimals, at most 30 deploys, in 1998") == frozenset()
+    assert identifiers("the ingest job 5 gets at most 12 deploys a week, not 9") == {"job 5"}
 
 
 def test_a_negation_after_a_conjunction_is_part_of_the_statement() -> None:
