@@ -143,16 +143,30 @@ class Directory:
 
     # --- calls and the LRU ----------------------------------------------------------------------------
     async def _call(self, agent_id: str, method: str, *args: Any) -> Any:
-        for attempt in (1, 2):
+        """Forward a call; if the actor died, retry (captures are idempotent, runs are not retried).
+
+        The first retry goes to the same handle: Ray restarts the actor (``max_restarts``) and
+        dropping our handle, its last reference, would end it for good. Only if it is still gone is
+        it forgotten and created again by name.
+        """
+        for attempt in range(3):
             async with self._using(agent_id) as handle:
                 try:
                     return await wait(getattr(handle, method).remote(*args))
                 except _GONE:
                     if attempt == 2 or method == "consolidate":
                         raise
-                    log.warning("agent actor %s died during %s; retrying once", agent_id, method)
-                    self._live.pop(agent_id, None)
+                    log.warning("agent actor %s died during %s; retrying", agent_id, method)
+                    if attempt == 1:
+                        self._forget(agent_id)
+            await asyncio.sleep(0.1 * (attempt + 1))
         raise AssertionError("unreachable")
+
+    def _forget(self, agent_id: str) -> None:
+        handle = self._live.pop(agent_id, None)
+        if handle is not None:
+            ray.kill(handle, no_restart=True)
+            self._released.add(agent_id)
 
     @asynccontextmanager
     async def _using(self, agent_id: str) -> AsyncIterator[Any]:

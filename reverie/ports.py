@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.capture import CaptureRequest
+from reverie.records import Session
 
 EMBEDDER_ACTOR = "reverie-embedder"
 DIRECTORY_ACTOR = "reverie-directory"
@@ -132,7 +133,7 @@ class MemoryDirectory(Protocol):
 
     def capture(self, request: CaptureRequest) -> CaptureResult: ...
 
-    def end_session(self, agent_id: str, session_id: str) -> None: ...
+    def end_session(self, agent_id: str, session_id: str) -> Session: ...
 
     def consolidate(self, agent_id: str) -> ConsolidationResult: ...
 

@@ -20,6 +20,7 @@ from reverie.capture import CaptureRequest
 from reverie.embed import EmbedderSpec
 from reverie.errors import ReverieError
 from reverie.ports import DIRECTORY_ACTOR, EMBEDDER_ACTOR, AgentInfo, AgentStatus, CaptureResult, ConsolidationResult
+from reverie.records import Session
 from reverie.settings import ActorSettings
 
 T = TypeVar("T")
@@ -88,8 +89,8 @@ class DirectoryClient:
     def capture(self, request: CaptureRequest) -> CaptureResult:
         return self._call("capture", request)  # type: ignore[no-any-return]
 
-    def end_session(self, agent_id: str, session_id: str) -> None:
-        self._call("end_session", agent_id, session_id)
+    def end_session(self, agent_id: str, session_id: str) -> Session:
+        return self._call("end_session", agent_id, session_id)  # type: ignore[no-any-return]
 
     def consolidate(self, agent_id: str) -> ConsolidationResult:
         return self._call("consolidate", agent_id)  # type: ignore[no-any-return]
@@ -113,8 +114,8 @@ class AsyncDirectoryClient:
     async def capture(self, request: CaptureRequest) -> CaptureResult:
         return await wait(self._handle.capture.remote(request))  # type: ignore[no-any-return]
 
-    async def end_session(self, agent_id: str, session_id: str) -> None:
-        await wait(self._handle.end_session.remote(agent_id, session_id))
+    async def end_session(self, agent_id: str, session_id: str) -> Session:
+        return await wait(self._handle.end_session.remote(agent_id, session_id))  # type: ignore[no-any-return]
 
     async def consolidate(self, agent_id: str) -> ConsolidationResult:
         return await wait(self._handle.consolidate.remote(agent_id))  # type: ignore[no-any-return]
