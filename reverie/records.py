@@ -133,8 +133,12 @@ class Event(Record):
     candidate: AgentCandidate | None = None
 
     def content_hash(self) -> str:
-        """Digest of what the client sent (not of ingestion time), to tell retries from conflicts."""
-        body = self.model_dump(mode="json", exclude={"ingested_at"})
+        """Digest of what the event says, to tell retries from conflicts.
+
+        Times are left out: ``ingested_at`` is ours, and ``ts`` is ours too when the client omitted
+        it, so a client retrying a request without ids or times must not look like a conflict.
+        """
+        body = self.model_dump(mode="json", exclude={"ingested_at", "ts"})
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
