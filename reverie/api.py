@@ -36,7 +36,7 @@ __all__ = [
     "AgentInfo", "AgentList", "AgentStatus", "BatchList", "BatchView", "CaptureRequest",
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
     "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
-    "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteHistoryView", "NoteList",
+    "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
     "NotePatch", "NoteView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrieveRequest",
     "Retrieval", "ReviewDecision", "ReviewItem", "ReviewList", "RollbackRequest", "SessionEnded",
 ]

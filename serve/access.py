@@ -11,8 +11,9 @@ The role table (``ROLE_ACTIONS``) is the one place that grants actions:
   restore its own personal notes.
 - analyst: read shared notes of its projects, their evidence events, the graph, the map, batches,
   mining runs and metrics; never personal notes.
-- reviewer: everything an analyst may, plus the review queue, edits of shared notes of its projects,
-  starting mining runs and rolling back mining batches of its projects.
+- reviewer: everything an analyst may, plus the review queue, edits of shared notes of its projects
+  (``team`` notes only for a reviewer of every project), starting mining runs and rolling back
+  mining batches of its projects.
 - admin: everything, in every project: purge, rollback of any batch, any agent's consolidation,
   export and import.
 """
@@ -150,7 +151,11 @@ def may_change_note(principal: Principal, note: Note) -> bool:
         return True
     if principal.role == "agent":
         return note.scope == f"personal:{principal.id}"
-    return principal.role == "reviewer" and not is_personal(note.scope) and principal.in_project(note.project) and sees_note(principal, note)
+    if principal.role != "reviewer" or is_personal(note.scope):
+        return False
+    if note.scope == "team":  # seen by every project: only a reviewer of every project changes it
+        return principal.all_projects
+    return sees_note(principal, note)
 
 
 def visible_note(principal: Principal, note: Note) -> Note:

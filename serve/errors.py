@@ -117,7 +117,12 @@ def validation_error(exc: RequestValidationError) -> ValidationError:
     if not problems:
         return ValidationError("the request is invalid; see /openapi.json for its shape")
     first = problems[0]
-    field = _field(first.get("loc", ()))
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "json_invalid":
+        loc = ()
+    elif first.get("type") == "extra_forbidden":
+        loc = loc[:-1]  # the unknown name itself is submitted text: name its parent instead
+    field = _field(loc)
     message = _message(first, field)
     more = f" ({len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" if len(problems) > 1 else ""
     return ValidationError(f"{message}{more}", field=field)
@@ -135,7 +140,7 @@ def _message(problem: dict[str, Any], field: str | None) -> str:
     if kind == "missing":
         return f"{field or 'a field'} is required; add it"
     if kind == "extra_forbidden":
-        return f"{field or 'a field'} is not a known field; remove it (see /openapi.json)"
+        return f"{field or 'the body'} holds a field that is not known; remove it (see /openapi.json)"
     if kind == "string_pattern_mismatch":
         return f"{field or 'a value'}: {PATTERN_RULES.get(problem.get('ctx', {}).get('pattern', ''), 'has the wrong form')}"
     raw = str(problem.get("msg", "invalid value"))
