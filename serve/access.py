@@ -166,7 +166,9 @@ def visible_note(principal: Principal, note: Note) -> Note:
 
 
 def sees_event(principal: Principal, event: Event, evidence_of_visible_note: bool) -> bool:
-    """Agents see their own events; analysts and reviewers the evidence of shared notes they see."""
+    """Agents see their own events; analysts and reviewers the evidence of shared notes they see, as
+    long as the event is of one of their projects (raw events never leave their project, not even as
+    the evidence of a ``team`` note)."""
     if principal.is_admin:
         return True
     if principal.role == "agent":
