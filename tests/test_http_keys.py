@@ -73,3 +73,21 @@ def test_no_key_reaches_the_logs(app: Served) -> None:
     assert texts
     for key in app.keys.values():
         assert not any(key.encode() in text for text in texts)
+
+
+def test_request_metrics_reach_prometheus_by_route_and_status(app: Served) -> None:
+    key = app.keys["ana-3"]
+    for _ in range(3):
+        _status(app, key)
+    port = ray._private.worker.global_worker.node.metrics_export_port
+    deadline = time.monotonic() + 40  # Ray's metrics agent exports every few seconds
+    wanted = ('ray_reverie_http_requests_total', 'route="/v1/notes"', 'status="200"')
+    while True:
+        lines = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text.splitlines()
+        found = [line for line in lines if all(w in line for w in wanted)]
+        if found:
+            break
+        assert time.monotonic() < deadline, "request metrics never reached Ray's Prometheus endpoint"
+        time.sleep(1)
+    assert any(line.startswith("ray_reverie_http_request_seconds_bucket") and 'route="/v1/notes"' in line for line in lines)
+    assert not any(key in line for line in lines)
