@@ -39,8 +39,11 @@ class Rebuilt:
 
 
 def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, principal: str) -> PurgeResult:
-    if request.agent_id is None and request.session_id is None and request.event_ids is None:
-        raise ValidationError("say what to purge: agent_id, session_id or event_ids", field="agent_id")
+    if request.agent_id is None and request.session_id is None:
+        raise ValidationError(
+            "say whose data to purge: agent_id or session_id (event ids are unique per agent, so event_ids "
+            "need one of them)", field="agent_id",
+        )
     result = store.maintenance.purge(
         event_ids=request.event_ids, agent_id=request.agent_id, session_id=request.session_id, principal=principal,
     )
