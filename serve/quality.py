@@ -195,7 +195,8 @@ def refresh_gauges(services: Services) -> None:
     for table in stats:
         telemetry.table_rows.set(float(table.rows), tags={"table": table.name})
     for name in ("deduplication_rate", "redundant_share", "conflict_rate", "overturned_share", "context_savings",
-                 "top5_hit_rate", "store_fill", "new_notes_week", "active_notes"):
+                 "top5_hit_rate", "store_fill", "new_notes_week", "active_notes", "consolidation_runs",
+                 "consolidation_seconds_mean", "mining_runs"):
         value = getattr(metrics, name)
         if value is not None:
             telemetry.quality.set(float(value), tags={"metric": name})
