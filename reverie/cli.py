@@ -7,6 +7,7 @@ and only inside commands.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -157,29 +158,55 @@ def up(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
     data: DataOption = None,
+    address: Annotated[str, typer.Option("--address", help="a Ray cluster to join ('auto' on its head); default: a local Ray")] = "local",
+    http: Annotated[bool, typer.Option("--http/--no-http", help="--no-http: leave the HTTP app to `serve deploy`")] = True,
 ) -> None:
     """Start Ray, the embedding service, the agents' directory, the mining pool and the HTTP API;
     block until Ctrl-C, then shut everything down."""
     from serve.app import start
-    from serve.launch import ensure_admin_key, local_ray, wait_for_interrupt
+    from serve.launch import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
 
     settings = with_data(Settings(), data)
     settings = settings.model_copy(update={"serve": settings.serve.model_copy(update={"host": host, "port": port})})
-    key = ensure_admin_key(settings)
-    with local_ray(settings):
-        _start_parts(settings)
-        url = start(settings)
-        console.print(f"Reverie is serving {url} (store {settings.store.uri}); press Ctrl-C to stop")
-        if key is not None:
-            console.print("first start: created an admin key (shown once, keep it now):")
-            typer.echo(key)
-        wait_for_interrupt()
-        console.print("stopping")
+    key = ensure_admin_key(settings) if http else None
+    with joined_ray(settings, address):
+        stop_parts = _start_parts(settings)
+        try:
+            if http:
+                url = start(settings)
+                console.print(f"Reverie is serving {url} (store {settings.store.uri}); press Ctrl-C to stop")
+            else:
+                console.print(f"Reverie's actors run on {address} (store {settings.store.uri}); deploy the HTTP app "
+                              "with `serve deploy serve/config.yaml`; press Ctrl-C to stop them")
+            if key is not None:
+                console.print("first start: created an admin key (shown once, keep it now):")
+                typer.echo(key)
+            wait_for_interrupt()
+            console.print("stopping")
+        finally:
+            if http:
+                stop_http(settings)
+            stop_parts()
 
 
-def _start_parts(settings: Settings) -> None:
-    """The embedding service, the agents' directory and the mining pool, as named actors."""
-    raise NotImplementedError  # wired when the actors and mining parts land
+def _start_parts(settings: Settings) -> Callable[[], None]:
+    """The embedding service, the agents' directory and the mining pool, as named actors; returns
+    the function that stops them."""
+    import ray
+
+    from actors.launch import start_memory
+    from mining.service import mining_service
+
+    memory = start_memory(settings)
+    mining = mining_service(settings)
+    ray.get(mining.runs.remote())
+
+    def stop() -> None:
+        ray.get(mining.close.remote())
+        ray.kill(mining, no_restart=True)
+        memory.stop()
+
+    return stop
 
 
 # --- client commands --------------------------------------------------------------------------------

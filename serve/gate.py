@@ -4,8 +4,8 @@ Order: ``/healthz`` passes; every other path needs ``Authorization: Bearer <key>
 of the key's quota (429 with ``Retry-After``), then a body no larger than the limit — checked on
 ``Content-Length`` first and on the bytes actually received (413), so a body over the limit is never
 read whole. The principal is left in the request state for the routes. The gate also times every
-request for the metrics (by route template, never by raw path) and turns an unexpected exception into
-a 500 of our error shape.
+request for the metrics (by route template, never by raw path) and the background pool's load
+signal, and turns an unexpected exception into a 500 of our error shape.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Gate:
         services = self._services()
         started = time.perf_counter()
         sent = _Sent(send)
+        services.load.started()
         try:
             await self._admit(scope, receive, sent, services)
         except Exception as exc:  # noqa: BLE001 - every failure gets our error shape, once
@@ -47,8 +48,10 @@ class Gate:
             response = error_response(known) if known is not None else internal_error(exc)
             await response(scope, receive, sent)
         finally:
+            seconds = time.perf_counter() - started
+            services.load.finished(seconds)
             route = getattr(scope.get("route"), "path", "unmatched")
-            services.telemetry.request(route, scope["method"], sent.status or 500, time.perf_counter() - started)
+            services.telemetry.request(route, scope["method"], sent.status or 500, seconds)
 
     async def _admit(self, scope: Scope, receive: Receive, send: Send, services: Services) -> None:
         if scope["path"] not in OPEN_PATHS:

@@ -1,6 +1,6 @@
-"""Running the service locally (``reverie up``): a local Ray, a first-start admin key, the HTTP app,
-and a clean shutdown on Ctrl-C or SIGTERM. The agents' and mining actors are started by the caller
-(the CLI), which is the one place allowed to import those parts.
+"""Running the service (``reverie up``): a local Ray or a joined cluster, a first-start admin key, the
+HTTP app, and a clean shutdown on Ctrl-C or SIGTERM. The agents' and mining actors are started by
+the caller (the CLI), which is the one place allowed to import those parts.
 """
 
 from __future__ import annotations
@@ -27,18 +27,26 @@ def ensure_admin_key(settings: Settings) -> str | None:
 
 
 @contextmanager
-def local_ray(settings: Settings) -> Iterator[None]:
-    """A Ray of this machine only (never another cluster on it), shut down with Serve at the end."""
-    ray.init(
-        address="local", include_dashboard=False, namespace=settings.actors.namespace,
-        resources={settings.mining.background_resource: settings.mining.background_slots},
-        log_to_driver=False,
-    )
+def joined_ray(settings: Settings, address: str = "local") -> Iterator[None]:
+    """A Ray of this machine only (``local``: never another cluster on it, with the background
+    resource declared), or the cluster at ``address`` (which declares its own resources)."""
+    if address == "local":
+        ray.init(
+            address="local", include_dashboard=False, namespace=settings.actors.namespace,
+            resources={settings.mining.background_resource: settings.mining.background_slots},
+            log_to_driver=False,
+        )
+    else:
+        ray.init(address=address, namespace=settings.actors.namespace, log_to_driver=False)
     try:
         yield
     finally:
-        ray_serve.shutdown()
         ray.shutdown()
+
+
+def stop_http(settings: Settings) -> None:
+    """Delete the HTTP application (other Serve applications of a cluster keep running)."""
+    ray_serve.delete(settings.serve.app_name)
 
 
 def wait_for_interrupt() -> None:

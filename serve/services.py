@@ -15,6 +15,7 @@ from reverie.settings import Settings
 from reverie.store import Store
 from reverie.tokens import TokenCounter
 from serve.keys import KeyRing, keys_file_path
+from serve.load import LoadReporter
 from serve.quality import refresh_gauges
 from serve.quotas import Quotas
 from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
@@ -39,6 +40,7 @@ class Services:
         self.mining = RemoteMining(actors, settings)
         self.retrievals = RetrievalLog(self.store, self.clock)
         self.telemetry = Telemetry()
+        self.load = LoadReporter(settings.actors.namespace)
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="reverie-gauges", daemon=True)
         self._ticker.start()
