@@ -122,7 +122,8 @@ def keys_add(
 
     path = _keys_file(keys_file, data)
     key = KeysFile(path).add(principal, role, projects or ["*"])  # type: ignore[arg-type]
-    console.print(f"added a {role} key for {principal!r} to {path}; it is shown once, keep it now:")
+    console.print(f"added a key for {principal!r} (role {role}, projects {', '.join(projects or ['*'])}) to {path}.")
+    console.print("It is shown this once; keep it now:")
     typer.echo(key)
 
 
@@ -131,7 +132,7 @@ def keys_revoke(
     which: Annotated[str, typer.Argument(help="the key, its sha256: form, its key id, or a principal (all its keys)")],
     keys_file: KeysFileOption = None, data: DataOption = None,
 ) -> None:
-    """Remove a key (or every key of a principal); the service stops accepting it within seconds."""
+    """Remove a key (or every key of a principal); a running service refuses it within 5 seconds."""
     from serve.keys import KeysFile
 
     path = _keys_file(keys_file, data)
