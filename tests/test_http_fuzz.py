@@ -20,7 +20,7 @@ from reverie.store import Store
 from serve.api import create_api
 from serving import Served, seed_world, served, served_settings
 
-EXAMPLES = 25
+EXAMPLES = 15
 
 
 @schemathesis.serializer("application/zip")

@@ -111,7 +111,7 @@ note_ids = st.sampled_from([f"n{i:03d}" for i in range(80)] + ["n999"])
 maybe_project = st.none() | st.sampled_from(PROJECTS)
 scope_lists = st.none() | st.lists(st.sampled_from(["team", "project:atlas", "project:orion", "module:atlas/m0",
                                                     "module:orion/m1", "personal:ag-a", "personal:ag-o"]), min_size=1, max_size=3)
-common = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+common = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 _clients: dict[tuple[str, str], httpx.Client] = {}
