@@ -155,6 +155,19 @@ GRAPH_EDGES = _schema([
     pa.field("batch_id", pa.string(), nullable=False),
 ])
 
+RETRIEVALS = _schema([
+    pa.field("retrieval_id", pa.string(), nullable=False),
+    pa.field("principal", pa.string(), nullable=False),
+    pa.field("agent_id", pa.string(), nullable=False),
+    pa.field("project", pa.string()),
+    pa.field("ts", TIME, nullable=False),
+    pa.field("note_ids", IDS),
+    pa.field("used", IDS),
+    pa.field("unused", IDS),
+    pa.field("wrong", IDS),
+    pa.field("feedback_at", TIME),
+])
+
 LOCKS = _schema([
     pa.field("name", pa.string(), nullable=False),
     pa.field("holder", pa.string()),
@@ -169,4 +182,5 @@ FIXED_TABLES: dict[str, pa.Schema] = {
     "audit": AUDIT,
     "graph_nodes": GRAPH_NODES,
     "graph_edges": GRAPH_EDGES,
+    "retrievals": RETRIEVALS,
 }

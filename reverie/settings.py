@@ -130,6 +130,9 @@ class RetrievalSettings(Section):
 class AuthSettings(Section):
     keys_file: Path | None = None
     reload_seconds: float = 5.0
+    requests_per_minute: int = 1200
+    burst: int = 200
+    cors_origins: list[str] = Field(default_factory=list)
 
 
 class ServeSettings(Section):
@@ -138,6 +141,13 @@ class ServeSettings(Section):
     max_ongoing_requests: int = 64
     max_queued_requests: int = 256
     num_cpus: float = 0.25
+    num_replicas: int = 1
+    app_name: str = "reverie"
+    max_import_bytes: int = 256 * 1024 * 1024
+    call_timeout_seconds: float = 120.0
+    metrics_interval_seconds: float = 30.0
+    metrics_window: timedelta = timedelta(days=7)
+    metrics_sample: int = 2000
 
 
 class AlertSettings(Section):
