@@ -7,6 +7,7 @@ and only inside commands.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -26,10 +27,17 @@ from reverie.store import Store
 
 app = typer.Typer(help="Reverie: shared, evidence-backed memory for fleets of LLM agents.", no_args_is_help=True)
 store_app = typer.Typer(help="Inspect the local store.", no_args_is_help=True)
+keys_app = typer.Typer(help="Edit the API keys file (REVERIE_AUTH__KEYS_FILE, default <data>/keys.json).", no_args_is_help=True)
+graph_app = typer.Typer(help="The team knowledge graph of a running service.", no_args_is_help=True)
 app.add_typer(store_app, name="store")
+app.add_typer(keys_app, name="keys")
+app.add_typer(graph_app, name="graph")
 console = Console()
 
 DataOption = Annotated[Path | None, typer.Option("--data", help="store folder (default: REVERIE_STORE__URI)")]
+UrlOption = Annotated[str, typer.Option("--url", envvar="REVERIE_URL", help="the service's URL")]
+KeyOption = Annotated[str, typer.Option("--key", envvar="REVERIE_KEY", help="an API key (better: REVERIE_KEY)")]
+ProjectOption = Annotated[str | None, typer.Option("--project", help="a project name")]
 
 
 def with_data(settings: Settings, data: Path | str | None) -> Settings:
@@ -92,9 +100,230 @@ def store_stats(data: DataOption = None) -> None:
     _print_stats(Store.open(settings.store, spec_for(settings.embedding)))
 
 
+# --- keys ----------------------------------------------------------------------------------------
+KeysFileOption = Annotated[Path | None, typer.Option("--keys-file", help="the keys file (default: REVERIE_AUTH__KEYS_FILE or <data>/keys.json)")]
+
+
+def _keys_file(keys_file: Path | None, data: Path | None) -> Path:
+    from serve.keys import keys_file_path
+
+    return keys_file or keys_file_path(with_data(Settings(), data))
+
+
+@keys_app.command("add")
+def keys_add(
+    principal: Annotated[str, typer.Argument(help="who the key stands for (an agent id for agents)")],
+    role: Annotated[str, typer.Option("--role", help="agent, reviewer, analyst or admin")] = "agent",
+    projects: Annotated[list[str] | None, typer.Option("--project", help="a project it may use (repeat; '*' for all)")] = None,
+    keys_file: KeysFileOption = None, data: DataOption = None,
+) -> None:
+    """Create a key (stored hashed) and print it once: it cannot be shown again."""
+    from serve.keys import KeysFile
+
+    path = _keys_file(keys_file, data)
+    key = KeysFile(path).add(principal, role, projects or ["*"])  # type: ignore[arg-type]
+    console.print(f"added a key for {principal!r} (role {role}, projects {', '.join(projects or ['*'])}) to {path}.")
+    console.print("It is shown this once; keep it now:")
+    typer.echo(key)
+
+
+@keys_app.command("revoke")
+def keys_revoke(
+    which: Annotated[str, typer.Argument(help="the key, its sha256: form, its key id, or a principal (all its keys)")],
+    keys_file: KeysFileOption = None, data: DataOption = None,
+) -> None:
+    """Remove a key (or every key of a principal); a running service refuses it within 5 seconds."""
+    from serve.keys import KeysFile
+
+    path = _keys_file(keys_file, data)
+    removed = KeysFile(path).revoke(which)
+    console.print(f"revoked {removed} key(s) in {path}")
+
+
+@keys_app.command("list")
+def keys_list(keys_file: KeysFileOption = None, data: DataOption = None) -> None:
+    """Principals, roles, projects and key ids (never the keys)."""
+    from serve.keys import KeysFile, key_id
+
+    table = Table(title=str(_keys_file(keys_file, data)))
+    for column in ("key id", "principal", "role", "projects"):
+        table.add_column(column)
+    for hexed, entry in KeysFile(_keys_file(keys_file, data)).entries().items():
+        table.add_row(key_id(hexed), entry.principal, entry.role, ", ".join(entry.projects))
+    console.print(table)
+
+
+# --- the local service ----------------------------------------------------------------------------
+@app.command()
+def up(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
+    data: DataOption = None,
+    address: Annotated[str, typer.Option("--address", help="a Ray cluster to join ('auto' on its head); default: a local Ray")] = "local",
+    http: Annotated[bool, typer.Option("--http/--no-http", help="--no-http: leave the HTTP app to `serve deploy`")] = True,
+) -> None:
+    """Start Ray, the embedding service, the agents' directory, the mining pool and the HTTP API;
+    block until Ctrl-C, then shut everything down."""
+    from serve.app import start
+    from serve.launch import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
+
+    settings = with_data(Settings(), data)
+    settings = settings.model_copy(update={"serve": settings.serve.model_copy(update={"host": host, "port": port})})
+    key = ensure_admin_key(settings) if http else None
+    with joined_ray(settings, address):
+        stop_parts = _start_parts(settings)
+        try:
+            if http:
+                url = start(settings)
+                console.print(f"Reverie is serving {url} (store {settings.store.uri}); press Ctrl-C to stop")
+            else:
+                console.print(f"Reverie's actors run on {address} (store {settings.store.uri}); deploy the HTTP app "
+                              "with `serve deploy serve/config.yaml`; press Ctrl-C to stop them")
+            if key is not None:
+                console.print("first start: created an admin key (shown once, keep it now):")
+                typer.echo(key)
+            wait_for_interrupt()
+            console.print("stopping")
+        finally:
+            if http:
+                stop_http(settings)
+            stop_parts()
+
+
+def _start_parts(settings: Settings) -> Callable[[], None]:
+    """The embedding service, the agents' directory and the mining pool, as named actors; returns
+    the function that stops them."""
+    import ray
+
+    from actors.launch import start_memory
+    from mining.service import mining_service
+
+    memory = start_memory(settings)
+    mining = mining_service(settings)
+    ray.get(mining.runs.remote())
+
+    def stop() -> None:
+        ray.get(mining.close.remote())
+        ray.kill(mining, no_restart=True)
+        memory.stop()
+
+    return stop
+
+
+# --- client commands --------------------------------------------------------------------------------
+def _client(url: str, key: str):  # noqa: ANN202 - reverie.client is imported lazily
+    from reverie.client import Client
+
+    return Client(url, key)
+
+
+@app.command()
+def retrieve(
+    agent_id: Annotated[str, typer.Argument(help="the agent the memory is for")],
+    query: Annotated[str, typer.Argument(help="the task or question")],
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "", project: ProjectOption = None,
+    k: Annotated[int | None, typer.Option("--k", help="notes at most")] = None,
+    budget: Annotated[int | None, typer.Option("--budget", help="token budget")] = None,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="--no-memory: the stateless baseline")] = True,
+) -> None:
+    """Fetch the memory block an agent would get for a task."""
+    with _client(url, key) as client:
+        found = client.retrieve(agent_id, query, project=project, k=k, token_budget=budget, memory=memory)
+    table = Table(title=f"retrieval {found.retrieval_id}: {len(found.notes)} notes, {found.tokens} tokens")
+    for column in ("score", "type", "scope", "note", "statement"):
+        table.add_column(column)
+    for hit in found.notes:
+        table.add_row(f"{hit.score:.3f}", hit.note.type, hit.note.scope, hit.note.note_id, hit.note.statement)
+    console.print(table)
+    if found.context:
+        typer.echo(found.context)
+
+
+@app.command()
+def consolidate(agent_id: Annotated[str, typer.Argument(help="the agent")], url: UrlOption = "http://127.0.0.1:8000",
+                key: KeyOption = "") -> None:
+    """Consolidate an agent now and wait for the batch."""
+    with _client(url, key) as client:
+        result = client.consolidate(agent_id)
+    console.print(f"batch: {result.batch_id or 'nothing to consolidate'}")
+    for name, value in sorted(result.stats.items()):
+        console.print(f"  {name}: {value}")
+
+
+@app.command()
+def mine(project: Annotated[str, typer.Argument(help="the project")], url: UrlOption = "http://127.0.0.1:8000",
+         key: KeyOption = "", wait: Annotated[bool, typer.Option("--wait", help="wait for the run to end")] = False) -> None:
+    """Start a mining run of a project (and wait for it with --wait)."""
+    with _client(url, key) as client:
+        run = client.start_mining(project, wait=wait)
+    console.print(f"run {run.run_id}: {run.status}; promoted {len(run.promoted)}, candidates {len(run.candidates)}, "
+                  f"for review {len(run.review)}")
+
+
+@graph_app.command("export")
+def graph_export(
+    project: Annotated[str, typer.Argument(help="the project")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="file to write")],
+    fmt: Annotated[str, typer.Option("--format", help="graphml or json (node-link)")] = "graphml",
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
+) -> None:
+    """Write the project's knowledge graph as GraphML or node-link JSON."""
+    import json
+
+    if fmt not in ("graphml", "json"):
+        raise typer.BadParameter("choose graphml or json", param_hint="--format")
+    with _client(url, key) as client:
+        text = client.graphml(project) if fmt == "graphml" else json.dumps(client.graph(project), indent=2)
+    out.write_text(text)
+    console.print(f"wrote {out} ({len(text)} characters)")
+
+
+@app.command("export")
+def export_project(
+    project: Annotated[str, typer.Argument(help="the project")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="archive to write (.zip)")],
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
+) -> None:
+    """Back up a project's notes and graph (a ZIP of Parquet files and a manifest)."""
+    with _client(url, key) as client:
+        data = client.export(project)
+    out.write_bytes(data)
+    console.print(f"wrote {out} ({len(data)} bytes)")
+
+
+@app.command("import")
+def import_project(archive: Annotated[Path, typer.Argument(help="an archive written by `reverie export`")],
+                   url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "") -> None:
+    """Import a project's notes and graph as one atomic batch."""
+    with _client(url, key) as client:
+        result = client.import_archive(archive.read_bytes())
+    console.print(f"imported {result.notes} notes, {result.graph_nodes} graph nodes and {result.graph_edges} edges "
+                  f"into {result.project!r} (batch {result.batch_id}{', re-embedded' if result.reembedded else ''})")
+
+
+@app.command()
+def reembed(
+    data: DataOption = None,
+    provider: Annotated[str, typer.Option("--provider", help="the new embedder: minilm or hash")] = "minilm",
+) -> None:
+    """Rewrite every vector of a stopped store with another embedder and record it in the store."""
+    from reverie.embed import make_embedder
+    from serve.reembed import reembed_store
+
+    settings = with_data(Settings(), data)
+    embedding = settings.embedding.model_copy(update={"provider": provider})
+    result = reembed_store(settings.store, make_embedder(embedding))
+    console.print(f"re-embedded {result.notes} notes and {result.versions} versions: {result.old} -> {result.new}")
+
+
 def main() -> None:
+    import httpx
+
     try:
         app()
     except ReverieError as exc:
         console.print(f"[red]error:[/red] {exc.message}")
+        raise SystemExit(2) from exc
+    except httpx.TransportError as exc:
+        console.print(f"[red]error:[/red] cannot reach the service ({type(exc).__name__}); check --url / REVERIE_URL")
         raise SystemExit(2) from exc

@@ -14,6 +14,7 @@ The tree (HTTP status in brackets, mapped in one place in ``serve/``)::
     ├── AuthError                   no key or an unknown key                        [401]
     │   └── ForbiddenError          the principal's role or scope does not allow it [403]
     ├── QuotaError                  a key exceeded its quota, or load is shed        [429]
+    ├── UnavailableError            a part of the service is down or restarting     [503]
     ├── StoreError                  the store cannot be opened or written
     │   ├── EmbedderMismatchError   the store was built with another embedder
     │   └── CommitError             a write did not commit after every retry
@@ -79,6 +80,16 @@ class ForbiddenError(AuthError):
 
 class QuotaError(ReverieError):
     code = "quota_exceeded"
+
+    def __init__(self, message: str, *, retry_after: float = 1.0, field: str | None = None) -> None:
+        super().__init__(message, field=field)
+        self.retry_after = retry_after
+
+
+class UnavailableError(ReverieError):
+    """A part of the service (an actor, the store) is down or restarting; retrying later helps."""
+
+    code = "unavailable"
 
     def __init__(self, message: str, *, retry_after: float = 1.0, field: str | None = None) -> None:
         super().__init__(message, field=field)

@@ -15,11 +15,19 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.capture import CaptureRequest
+from reverie.records import Session
 
 EMBEDDER_ACTOR = "reverie-embedder"
 DIRECTORY_ACTOR = "reverie-directory"
+STORE_ACTOR = "reverie-store"
+AGENT_ACTOR_PREFIX = "reverie-agent:"
 MINING_ACTOR = "reverie-mining"
 LOAD_ACTOR = "reverie-load"
+
+
+def agent_actor_name(agent_id: str) -> str:
+    """The name of an agent's memory actor in the namespace of ``ActorSettings.namespace``."""
+    return AGENT_ACTOR_PREFIX + agent_id
 
 
 class Result(BaseModel):
@@ -27,17 +35,36 @@ class Result(BaseModel):
 
 
 class CaptureResult(Result):
+    """Returned only once the events are committed to the store (``accepted`` new, ``duplicates`` retried).
+
+    ``salient`` and ``quarantined`` count the accepted events that consolidation will consider and
+    the ones whose text tries to instruct (kept as evidence; their notes will be quarantined).
+    """
+
     accepted: int
     duplicates: int
     event_ids: list[str]
+    salient: int = 0
+    quarantined: int = 0
 
 
 class ConsolidationResult(Result):
+    """``batch_id`` is None when there was nothing to consolidate (then nothing was written)."""
+
     batch_id: str | None
     stats: dict[str, Any] = Field(default_factory=dict)
 
 
 class AgentStatus(Result):
+    """Where an agent's consolidation stands.
+
+    ``cursor``: the newest consolidated session; ``pending_sessions``: sessions not consolidated yet;
+    ``runs_today``: committed runs in the last 24 hours (the daily cap counts these);
+    ``next_run_at``: the scheduled run, or the earliest time the triggers allow one (None when
+    nothing is pending); ``next_run_reason``: sessions | fallback | manual; ``last_error``: why the
+    last run failed, if it did (the run left nothing visible).
+    """
+
     agent_id: str
     live: bool
     cursor: str | None
@@ -47,6 +74,20 @@ class AgentStatus(Result):
     next_run_at: datetime | None
     runs_today: int
     last_batch: ConsolidationResult | None = None
+    next_run_reason: str | None = None
+    last_error: str | None = None
+
+
+class AgentInfo(Result):
+    """One registered agent (it has captured at least one session)."""
+
+    agent_id: str
+    projects: list[str]
+    sessions: int
+    events: int
+    pending_sessions: int
+    last_event_at: datetime | None
+    live: bool = False
 
 
 class MiningRun(Result):
@@ -98,21 +139,47 @@ class HotSpot(Result):
 
 
 class EmbeddingService(Protocol):
-    """The one shared embedder (batched); nobody else loads the model."""
+    """The one shared embedder (batched); nobody else loads the model or its tokenizer.
+
+    Concurrent calls are gathered for a few milliseconds and embedded together. ``info`` gives the
+    embedder's ``name`` and ``dim`` (what a store records); ``count_tokens`` counts with the model's
+    own tokenizer.
+    """
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+    def info(self) -> dict[str, Any]: ...
+
 
 class MemoryDirectory(Protocol):
-    """Finds or activates each agent's memory actor and forwards to it."""
+    """Finds or activates each agent's memory actor and forwards to it (the named actor
+    ``DIRECTORY_ACTOR``; safe to call concurrently from many replicas).
+
+    - ``capture`` returns once the events are committed; errors: ValidationError (422),
+      PayloadTooLargeError (413), EventConflictError / ConflictError (409).
+    - ``end_session``: NotFoundError (404) for an unknown session, ConflictError when the session
+      belongs to another agent. Ending a session may schedule a consolidation.
+    - ``consolidate`` runs now (no delay, cooldown or daily cap); RunInProgressError (409) when a run
+      of that agent is already going; NotFoundError when the agent never captured anything.
+    - ``status``: NotFoundError for an unknown agent.
+    - ``agents``: every registered agent (optionally of one project), live or passivated.
+    - ``tick``: check every agent's triggers now and start the runs that are due (the directory also
+      does this on its own every ``TriggerSettings.tick_seconds``); returns the agent ids started.
+    """
 
     def capture(self, request: CaptureRequest) -> CaptureResult: ...
 
-    def end_session(self, agent_id: str, session_id: str) -> None: ...
+    def end_session(self, agent_id: str, session_id: str) -> Session: ...
 
     def consolidate(self, agent_id: str) -> ConsolidationResult: ...
 
     def status(self, agent_id: str) -> AgentStatus: ...
+
+    def agents(self, project: str | None = None) -> list[AgentInfo]: ...
+
+    def tick(self) -> list[str]: ...
 
 
 class MiningService(Protocol):

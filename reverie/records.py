@@ -133,8 +133,12 @@ class Event(Record):
     candidate: AgentCandidate | None = None
 
     def content_hash(self) -> str:
-        """Digest of what the client sent (not of ingestion time), to tell retries from conflicts."""
-        body = self.model_dump(mode="json", exclude={"ingested_at"})
+        """Digest of what the event says, to tell retries from conflicts.
+
+        Times are left out: ``ingested_at`` is ours, and ``ts`` is ours too when the client omitted
+        it, so a client retrying a request without ids or times must not look like a conflict.
+        """
+        body = self.model_dump(mode="json", exclude={"ingested_at", "ts"})
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
@@ -200,6 +204,7 @@ class Note(Record):
     hit_count: int = Field(default=0, ge=0)
     supersedes: list[Id] = Field(default_factory=list)
     superseded_by: Id | None = None
+    conflicts_with: list[Id] = Field(default_factory=list)
     batch_id: Id | None = None
     vector: list[float] | None = Field(default=None, repr=False)
 

@@ -83,6 +83,7 @@ def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
             pa.field("hit_count", pa.int64()),
             pa.field("supersedes", IDS),
             pa.field("superseded_by", pa.string()),
+            pa.field("conflicts_with", IDS),
             pa.field("batch_id", pa.string(), nullable=False),
             pa.field("tombstone", pa.bool_()),
             pa.field("vector", pa.list_(pa.float32(), dim)),
@@ -132,7 +133,8 @@ AUDIT = _schema([
 ])
 
 # Rows of the graph and of the review queue carry the batch that wrote them and a write sequence:
-# a reader keeps, per key, the newest row of a committed batch (see ``reverie.store.ledger``).
+# a reader keeps, per key, the newest row of a committed batch (see ``reverie.store.ledger``). A row
+# written without ``seq`` (an import that copies rows as they are) counts as the oldest.
 GRAPH_NODES = _schema([
     pa.field("project", pa.string(), nullable=False),
     pa.field("node_id", pa.string(), nullable=False),
@@ -142,7 +144,7 @@ GRAPH_NODES = _schema([
     pa.field("valid_from", TIME),
     pa.field("invalid_at", TIME),
     pa.field("batch_id", pa.string(), nullable=False),
-    pa.field("seq", pa.int64(), nullable=False),
+    pa.field("seq", pa.int64()),
 ])
 
 GRAPH_EDGES = _schema([
@@ -155,7 +157,7 @@ GRAPH_EDGES = _schema([
     pa.field("valid_from", TIME),
     pa.field("invalid_at", TIME),
     pa.field("batch_id", pa.string(), nullable=False),
-    pa.field("seq", pa.int64(), nullable=False),
+    pa.field("seq", pa.int64()),
 ])
 
 REVIEW_ITEMS = _schema([
@@ -171,7 +173,7 @@ REVIEW_ITEMS = _schema([
     pa.field("reviewer", pa.string()),
     pa.field("decision_reason", pa.string()),
     pa.field("batch_id", pa.string(), nullable=False),
-    pa.field("seq", pa.int64(), nullable=False),
+    pa.field("seq", pa.int64()),
 ])
 
 # Mining state that is not knowledge: run records with their checkpoint, the fitted model of each
@@ -218,6 +220,19 @@ MINING_MAPS = _schema([
     pa.field("labels", pa.list_(pa.int32())),
 ])
 
+RETRIEVALS = _schema([
+    pa.field("retrieval_id", pa.string(), nullable=False),
+    pa.field("principal", pa.string(), nullable=False),
+    pa.field("agent_id", pa.string(), nullable=False),
+    pa.field("project", pa.string()),
+    pa.field("ts", TIME, nullable=False),
+    pa.field("note_ids", IDS),
+    pa.field("used", IDS),
+    pa.field("unused", IDS),
+    pa.field("wrong", IDS),
+    pa.field("feedback_at", TIME),
+])
+
 LOCKS = _schema([
     pa.field("name", pa.string(), nullable=False),
     pa.field("holder", pa.string()),
@@ -232,6 +247,7 @@ FIXED_TABLES: dict[str, pa.Schema] = {
     "audit": AUDIT,
     "graph_nodes": GRAPH_NODES,
     "graph_edges": GRAPH_EDGES,
+    "retrievals": RETRIEVALS,
     "review_items": REVIEW_ITEMS,
     "mining_runs": MINING_RUNS,
     "mining_plans": MINING_PLANS,

@@ -58,6 +58,8 @@ class TriggerSettings(Section):
     max_runs_per_day: int = 4
     delay_min: timedelta = timedelta(seconds=60)
     delay_max: timedelta = timedelta(seconds=600)
+    tick_seconds: float = 30.0
+    seed: int | None = None
 
 
 class ConsolidationSettings(Section):
@@ -67,7 +69,7 @@ class ConsolidationSettings(Section):
     max_seconds: float = 600.0
     repair_rounds: int = 2
     duplicate_k: int = 5
-    duplicate_similarity: float = 0.85
+    duplicate_similarity: float = 0.73
     confidence_step: float = 0.1
     confidence_max: float = 1.0
     score_verified: float = 2.0
@@ -77,14 +79,31 @@ class ConsolidationSettings(Section):
     conflict_margin: float = 0.25
     max_notes_per_agent: int = 5000
     max_new_notes_per_run: int = 200
+    conflict_similarity: float = 0.58
+    activate_confidence: float = 0.5
+    candidate_ttl: timedelta = timedelta(days=30)
+    trust_tool: float = 0.9
+    trust_user: float = 0.7
+    trust_agent: float = 0.6
+    trust_llm: float = 0.5
+    trust_rule: float = 0.45
 
 
 class ActorSettings(Section):
     max_live_per_node: int = 32
-    num_cpus: float = 0.05
+    num_cpus: float = 0.01
     max_restarts: int = -1
     namespace: str = "reverie"
     embedding_num_cpus: float = 0.5
+    agent_concurrency: int = 4
+    directory_num_cpus: float = 0.05
+    store_num_cpus: float = 0.1
+    store_concurrency: int = 8
+    embedding_batch_wait_ms: float = 5.0
+    embedding_max_batch: int = 256
+    call_timeout_seconds: float = 900.0
+    passivate_after: timedelta = timedelta(minutes=30)
+    max_parallel_runs: int = 2
 
 
 class MiningSettings(Section):
@@ -145,6 +164,9 @@ class RetrievalSettings(Section):
 class AuthSettings(Section):
     keys_file: Path | None = None
     reload_seconds: float = 5.0
+    requests_per_minute: int = 1200
+    burst: int = 200
+    cors_origins: list[str] = Field(default_factory=list)
 
 
 class ServeSettings(Section):
@@ -153,6 +175,13 @@ class ServeSettings(Section):
     max_ongoing_requests: int = 64
     max_queued_requests: int = 256
     num_cpus: float = 0.25
+    num_replicas: int = 1
+    app_name: str = "reverie"
+    max_import_bytes: int = 256 * 1024 * 1024
+    call_timeout_seconds: float = 120.0
+    metrics_interval_seconds: float = 30.0
+    metrics_window: timedelta = timedelta(days=7)
+    metrics_sample: int = 2000
 
 
 class AlertSettings(Section):

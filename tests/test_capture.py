@@ -4,6 +4,7 @@ disk or in the logs, while plain text demonstrably is (so the byte search can fi
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,7 @@ def test_stable_ids_make_client_retries_idempotent(store: Store, settings: Setti
                              events=[{"role": "user", "text": "prefer tables"}, {"role": "assistant", "text": "ok"}])
     masker = Masker(settings.privacy)
     first = store.events.append(prepare_events(request, masker, clock, settings.capture))
+    clock.advance(timedelta(minutes=3))  # the retry arrives later: the server-assigned ts differs
     again = store.events.append(prepare_events(request, masker, clock, settings.capture))
     assert (first.accepted, again.accepted, again.duplicates) == (2, 0, 2)
     assert first.event_ids == again.event_ids

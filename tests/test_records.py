@@ -38,9 +38,10 @@ def test_text_of_exactly_32_kib_is_accepted() -> None:
     assert len(Event.model_validate(_event(text="x" * 32 * 1024)).text) == 32 * 1024
 
 
-def test_content_hash_ignores_ingestion_time_only() -> None:
+def test_content_hash_ignores_times_only() -> None:
     a = Event.model_validate(_event())
     assert a.content_hash() == Event.model_validate(_event(ingested_at=AT + timedelta(days=1))).content_hash()
+    assert a.content_hash() == Event.model_validate(_event(ts=AT + timedelta(minutes=5))).content_hash()
     assert a.content_hash() != Event.model_validate(_event(text="hello!")).content_hash()
 
 

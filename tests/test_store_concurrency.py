@@ -15,7 +15,7 @@ from reverie.records import Event, Note
 from reverie.store import NoteFilter, NoteWrite, Store
 
 WORKERS = 4
-ROUNDS = 6
+ROUNDS = 5
 
 
 def _event(agent: str, i: int) -> Event:

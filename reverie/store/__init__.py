@@ -15,7 +15,8 @@ from reverie.embed import EmbedderSpec
 from reverie.errors import ConflictError
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
-from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id, ordered_id
+from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id
+from reverie.store.ids import ordered_id
 from reverie.store.events import AgentSummary, AppendResult, EventLog
 from reverie.store.ledger import Ledger, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats

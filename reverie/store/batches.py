@@ -10,8 +10,6 @@ deletes; a crash after (4) leaves a visible batch that :meth:`settle` finalizes.
 
 from __future__ import annotations
 
-import secrets
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +22,7 @@ from reverie.clock import Clock
 from reverie.errors import BatchConflictError, CommitError, ConflictError, NotFoundError, ValidationError
 from reverie.records import AuditAction, AuditEntry, Batch, BatchKind, Note
 from reverie.store.events import EventLog
+from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock
 from reverie.store.notes import NoteReader
 from reverie.store.rows import batch_from_row, batch_row, note_from_row, note_from_snapshot, note_row, rows, version_row
@@ -34,18 +33,20 @@ _DERIVED_TABLES = ("notes", "note_versions", "audit", "graph_nodes", "graph_edge
 
 @dataclass(frozen=True)
 class NoteWrite:
-    """One new view of a note. ``vector=None`` keeps the current vector; ``tombstone`` hides the note."""
+    """One new view of a note. ``vector=None`` keeps the current vector; ``tombstone`` hides the note.
+
+    ``base_version`` is the version the new view was computed from (optimistic concurrency): the
+    commit is refused with BatchConflictError if the note is at another version by then, so a writer
+    that read a note, worked on it, then wrote never overwrites a change made meanwhile. ``None``
+    means "whatever is current when staged" (the check then covers staging to commit only).
+    """
 
     note: Note
     action: AuditAction
     reason: str = ""
     vector: np.ndarray | None = None
     tombstone: bool = False
-
-
-def ordered_id(prefix: str) -> str:
-    """A unique id that sorts by creation time (wall clock), whatever clock the caller injects."""
-    return f"{prefix}-{time.time_ns():x}-{secrets.token_hex(3)}"
+    base_version: int | None = None
 
 
 def new_batch_id(kind: str) -> str:
@@ -103,10 +104,23 @@ class BatchWriter:
         self._append("note_versions", version_rows)
         self._append("notes", note_rows)
         self._append("audit", audit_rows)
-        bases = {i: (base[i]["version"] if i in base else 0) for i in ids}
+        bases = {w.note.note_id: (w.base_version if w.base_version is not None else
+                                  base[w.note.note_id]["version"] if w.note.note_id in base else 0) for w in writes}
         staged = batch.model_copy(update={"note_ids": ids, "stats": {**batch.stats, "_base": bases}})
-        self._upsert_batches([staged.model_copy(update={"updated_at": now})])
+        self._update_running(staged.model_copy(update={"updated_at": now}))
         return staged
+
+    def _update_running(self, batch: Batch) -> None:
+        """Update a running batch's row; an abort (e.g. by settle) meanwhile wins and this raises."""
+        data = pa.Table.from_pylist([batch_row(batch)], schema=self._t.schemas["batches"])
+        result = self._t.write("batches", lambda t: t.merge_insert("batch_id").when_matched_update_all(
+            where="target.status = 'running'").execute(data))
+        if result.num_updated_rows != 1:
+            self._delete_rows(batch.batch_id)
+            raise CommitError(
+                f"batch {batch.batch_id!r} was aborted while it was being staged (its owner was presumed "
+                "dead); nothing of it is visible; run it again"
+            )
 
     def _next_view(self, write: NoteWrite, old: dict | None, batch_id: str) -> tuple[Note, Any]:
         vector = write.vector if write.vector is not None else (old or {}).get("vector")

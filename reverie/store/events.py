@@ -1,4 +1,8 @@
-"""Raw capture: the append-only ``events`` table and the ``sessions`` it feeds."""
+"""Raw capture: the append-only ``events`` table and the ``sessions`` it feeds.
+
+An append holds the lease lock of its agent's stripe while it checks which ids exist and adds the
+new rows, so concurrent writers (two processes retrying the same request) never add an event twice.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ import pyarrow as pa
 from reverie.errors import ConflictError, EventConflictError, NotFoundError
 from reverie.records import Event, Session
 from reverie.store.rows import event_from_row, events_to_table, rows
+from reverie.store.ids import ordered_id
+from reverie.store.locks import LeaseLock, all_held, event_stripe
 from reverie.store.tables import Tables, sql_in, sql_str
 
 
@@ -39,14 +45,15 @@ class EventLog:
     def append(self, events: Sequence[Event]) -> AppendResult:
         """Write new events; a retried batch adds nothing; the same id with other content is a 409."""
         unique = _unique_in_request(events)
-        known = self._hashes(unique)
-        fresh = [e for e in unique if (e.agent_id, e.event_id) not in known]
-        _refuse_changed(unique, known)
-        self._check_session_owners(fresh)
-        if fresh:
-            self._insert(fresh)
-            _refuse_changed(fresh, self._hashes(fresh))
-            self._refresh_sessions(fresh)
+        locks = [LeaseLock(self._t, name) for name in {event_stripe(e.agent_id) for e in unique}]
+        with all_held(locks, ordered_id("append")):
+            known = self._hashes(unique)
+            fresh = [e for e in unique if (e.agent_id, e.event_id) not in known]
+            _refuse_changed(unique, known)
+            self._check_session_owners(fresh)
+            if fresh:
+                self._insert(fresh)
+                self._refresh_sessions(fresh)
         return AppendResult(
             accepted=len(fresh), duplicates=len(events) - len(fresh),
             event_ids=[e.event_id for e in events],
@@ -54,12 +61,7 @@ class EventLog:
 
     def _insert(self, events: Sequence[Event]) -> None:
         data = events_to_table(events, self._t.schemas["events"])
-        self._t.write("events", lambda t: (
-            t.merge_insert(["agent_id", "event_id"])
-            .when_matched_update_all(where="target.content_hash = source.content_hash")
-            .when_not_matched_insert_all()
-            .execute(data)
-        ))
+        self._t.write("events", lambda t: t.add(data))
 
     def _hashes(self, events: Sequence[Event]) -> dict[tuple[str, str], str]:
         found: dict[tuple[str, str], str] = {}

@@ -58,7 +58,7 @@ class Ledger:
             if row["batch_id"] not in committed:
                 continue
             key = self.key_of(row)
-            if key not in newest or row["seq"] > newest[key]["seq"]:
+            if key not in newest or (row["seq"] or 0) > (newest[key]["seq"] or 0):
                 newest[key] = row
         return [newest[k] for k in sorted(newest)]
 

@@ -27,7 +27,9 @@ from reverie.settings import StoreSettings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-_SEED_ROWS = {"locks": [{"name": "commit", "holder": None, "expires_ns": 0}]}
+EVENT_LOCK_STRIPES = 16
+LOCK_NAMES = ("commit", *(f"events-{i:02d}" for i in range(EVENT_LOCK_STRIPES)))
+_SEED_ROWS = {"locks": [{"name": name, "holder": None, "expires_ns": 0} for name in LOCK_NAMES]}
 _RETRYABLE = ("commit conflict", "retryable", "conflict", "too many concurrent")
 
 

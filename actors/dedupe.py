@@ -1,0 +1,119 @@
+"""Stage 3: deduplicate candidates — exact text, then within the run, then against the store.
+
+1. exact: the same normalised statement in the same scope is one note (short statements that an
+   embedding threshold would miss are merged here);
+2. within the run: single linkage over cosine similarity >= ``duplicate_similarity``, never joining
+   two candidates that contradict each other (same words, other value or polarity) or that name
+   different things by number ("pool 1" / "pool 2");
+3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
+   similarity >= ``duplicate_similarity`` that does not contradict the group absorbs it.
+
+Quarantined candidates are only merged with exact copies of themselves, never with other notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from actors.plan import Draft, Member, NoteIndex, note_id_for
+from reverie.conflicts import conflict_between, different_things
+from reverie.records import Note
+from reverie.settings import ConsolidationSettings
+from reverie.statements import Reading, read
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def deduplicate(members: Sequence[Member], index: NoteIndex, settings: ConsolidationSettings, owner: str) -> list[Draft]:
+    """Groups of the run's non-quarantined candidates, each new or merged into an existing note."""
+    groups = exact_groups([m for m in members if m.candidate.status != "quarantined"])
+    groups = link_within_run(groups, settings.duplicate_similarity)
+    return [match_store(group, index, settings, owner) for group in groups]
+
+
+def quarantine_drafts(members: Sequence[Member], index: NoteIndex, owner: str) -> list[Draft]:
+    """Quarantined candidates, merged only with exact copies (in the run or already quarantined)."""
+    drafts = []
+    for group in exact_groups([m for m in members if m.candidate.status == "quarantined"]):
+        lead = group[0].candidate
+        note_id = note_id_for(owner, lead.scope, "quarantined", lead.statement)
+        drafts.append(Draft(note_id, tuple(group), index.get(note_id)))
+    return drafts
+
+
+def exact_groups(members: Sequence[Member]) -> list[list[Member]]:
+    """Members with the same scope and normalised statement, in order of first appearance."""
+    groups: dict[tuple[str, str], list[Member]] = {}
+    for member in members:
+        groups.setdefault(member.key, []).append(member)
+    return list(groups.values())
+
+
+def link_within_run(groups: list[list[Member]], threshold: float) -> list[list[Member]]:
+    """Single-linkage clusters of groups whose leads are similar and never contradict."""
+    if len(groups) < 2:
+        return groups
+    leads = np.stack([g[0].vector for g in groups]).astype(np.float32)
+    sims = leads @ leads.T
+    readings = [read(g[0].candidate.statement) for g in groups]
+    parent = list(range(len(groups)))
+    members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
+    scopes = np.array([g[0].candidate.scope for g in groups], dtype=object)
+    close = np.triu((sims >= threshold) & (scopes[:, None] == scopes[None, :]), k=1)
+    rows, cols = np.nonzero(close)
+    order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
+    for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
+        a, b = _root(parent, i), _root(parent, j)
+        if a != b and not any(_apart(readings[x], readings[y]) for x in members[a] for y in members[b]):
+            low, high = min(a, b), max(a, b)
+            parent[high] = low
+            members[low] = sorted(members[low] + members.pop(high))
+    return [[m for i in members[root] for m in groups[i]] for root in sorted(members)]
+
+
+def _apart(a: Reading, b: Reading) -> bool:
+    """Never the same note: they contradict, or they name different things."""
+    return different_things(a, b) or conflict_between(a, b) is not None
+
+
+def _root(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def match_store(group: list[Member], index: NoteIndex, settings: ConsolidationSettings, owner: str) -> Draft:
+    """The group as a draft: merged into an exact or near existing note, or a new note."""
+    group = sorted(group, key=_when)
+    lead = group[0].candidate
+    note_id = note_id_for(owner, lead.scope, lead.type, lead.statement)
+    for member in group:
+        found = index.exact(member.candidate.scope, member.candidate.statement)
+        if found is not None:
+            return Draft(found.note_id, tuple(group), found)
+    near = _near_duplicate(group, index, settings)
+    if near is not None:
+        return Draft(near.note_id, tuple(group), near)
+    return Draft(note_id, tuple(group), index.get(note_id))
+
+
+def _near_duplicate(group: list[Member], index: NoteIndex, settings: ConsolidationSettings) -> Note | None:
+    readings: list[Reading] = [read(m.candidate.statement) for m in group]
+    found: list[Note] = []
+    for note, similarity in index.nearest(group[0].vector, group[0].candidate.scope, settings.duplicate_k):
+        if similarity < settings.duplicate_similarity:
+            break
+        mine = read(note.statement)
+        if not any(_apart(mine, r) for r in readings):
+            found.append(note)
+    if not found:
+        return None
+    return max(found, key=lambda n: (n.confidence, n.status == "active", n.note_id))
+
+
+def _when(member: Member) -> tuple[datetime, str]:
+    return member.candidate.observed_at or EPOCH, member.candidate.evidence[0]

@@ -1,0 +1,303 @@
+"""The v1 HTTP contract (DESIGN.md §6): every request and response body, shared by the service and
+the Python client so both sides read the same types.
+
+Request models forbid unknown fields (a typo is a 422, not a silently ignored option). Response
+models ignore unknown fields, so an older client keeps working against a newer service.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
+
+from reverie.capture import CaptureRequest, EventIn
+from reverie.ports import AgentStatus, CaptureResult, ConsolidationResult, MiningRun
+from reverie.records import (
+    AuditEntry,
+    Batch,
+    Event,
+    Id,
+    Name,
+    Note,
+    NoteStatus,
+    NoteType,
+    ScopeStr,
+    Specificity,
+    Tags,
+    Text,
+    Unit,
+    UtcTime,
+)
+
+__all__ = [
+    "AgentInfo", "AgentList", "AgentStatus", "BatchList", "BatchView", "CaptureRequest",
+    "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
+    "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
+    "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
+    "NotePatch", "NoteView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrieveRequest",
+    "Retrieval", "ReviewDecision", "ReviewItem", "ReviewList", "RollbackRequest", "SessionEnded",
+]
+
+MAX_PAGE = 1000
+
+
+class Body(BaseModel):
+    """A request body: unknown fields are refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Reply(BaseModel):
+    """A response body: unknown fields are ignored by clients."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+# --- errors ------------------------------------------------------------------------------------
+class ErrorBody(Reply):
+    code: str = Field(description="machine-readable error code, e.g. not_found, validation_error")
+    message: str = Field(description="what happened, why, and how to fix it; never the submitted text")
+    field: str | None = Field(default=None, description="the request field at fault, if one is")
+
+
+class ErrorEnvelope(Reply):
+    error: ErrorBody
+
+
+# --- records as they travel -------------------------------------------------------------------
+class NoteView(Note):
+    """A note as the API shows it: every field of the record except its vector."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    vector: SkipJsonSchema[list[float] | None] = Field(default=None, exclude=True, repr=False)
+
+    @classmethod
+    def of(cls, note: Note) -> NoteView:
+        return cls.model_validate(note.model_dump(exclude={"vector"}))
+
+
+class EventView(Event):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    @classmethod
+    def of(cls, event: Event) -> EventView:
+        return cls.model_validate(event.model_dump())
+
+
+class BatchView(Batch):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    @classmethod
+    def of(cls, batch: Batch) -> BatchView:
+        stats = {k: v for k, v in batch.stats.items() if not k.startswith("_")}
+        return cls.model_validate({**batch.model_dump(), "stats": stats})
+
+
+class AuditView(AuditEntry):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+# --- capture and control ----------------------------------------------------------------------
+class SessionEnded(Reply):
+    session_id: str
+    agent_id: str
+    ended: bool = True
+
+
+class AgentInfo(Reply):
+    agent_id: str
+    projects: list[str]
+    sessions: int
+    events: int
+    last_event_at: datetime | None
+
+
+class AgentList(Reply):
+    agents: list[AgentInfo]
+
+
+class BatchList(Reply):
+    batches: list[BatchView]
+
+
+class RollbackRequest(Body):
+    reprocess: bool = Field(default=False, description="also mark the batch's sessions for consolidation again")
+
+
+# --- notes --------------------------------------------------------------------------------------
+class NoteList(Reply):
+    notes: list[NoteView]
+    next_cursor: str | None = None
+
+
+class NotePatch(Body):
+    """Fields a caller may change; anything else changes only through consolidation or review."""
+
+    subject: Text | None = None
+    statement: Text | None = None
+    type: NoteType | None = None
+    confidence: Unit | None = None
+    tags: Tags | None = None
+    verified: bool | None = None
+    specificity: Specificity | None = None
+    expires_at: UtcTime | None = None
+    reason: str = Field(default="edited", max_length=500)
+
+    def changes(self) -> dict[str, Any]:
+        return {k: v for k, v in self.model_dump(exclude={"reason"}, exclude_unset=True).items() if v is not None}
+
+
+class NoteAction(Body):
+    reason: str = Field(default="", max_length=500)
+
+
+class NoteHistoryView(Reply):
+    versions: list[NoteView]
+    audit: list[AuditView]
+
+
+# --- retrieval ---------------------------------------------------------------------------------
+class RetrieveRequest(Body):
+    agent_id: Id
+    query: Text
+    project: Name | None = None
+    scopes: list[ScopeStr] | None = Field(default=None, max_length=64)
+    k: int | None = Field(default=None, ge=1, le=100)
+    token_budget: int | None = Field(default=None, ge=1, le=32000)
+    memory: bool = True
+
+
+class RetrievedNote(Reply):
+    note: NoteView
+    score: float
+    similarity: float
+
+
+class Retrieval(Reply):
+    retrieval_id: str
+    notes: list[RetrievedNote]
+    context: str
+    tokens: int
+
+
+class FeedbackRequest(Body):
+    used: list[Id] = Field(default_factory=list, max_length=100)
+    unused: list[Id] = Field(default_factory=list, max_length=100)
+    wrong: list[Id] = Field(default_factory=list, max_length=100)
+
+
+class FeedbackResult(Reply):
+    retrieval_id: str
+    used: int
+    unused: int
+    wrong: int
+
+
+# --- governance -------------------------------------------------------------------------------
+class PurgeRequest(Body):
+    agent_id: Id | None = None
+    session_id: Id | None = None
+    event_ids: list[Id] | None = Field(default=None, min_length=1, max_length=10000)
+
+
+class PurgeResult(Reply):
+    events: int
+    sessions: list[str]
+    notes_deleted: list[str]
+    notes_rederived: list[str]
+    batch_ids: list[str]
+
+
+class ReviewItem(Reply):
+    item_id: str
+    kind: str
+    project: str | None = None
+    note_ids: list[str] = Field(default_factory=list)
+    reason: str = ""
+    status: str = "open"
+    created_at: datetime | None = None
+    notes: list[NoteView] = Field(default_factory=list)
+
+
+class ReviewList(Reply):
+    items: list[ReviewItem]
+
+
+class ReviewDecision(Body):
+    decision: Literal["approve", "reject"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ImportResult(Reply):
+    project: str
+    notes: int
+    graph_nodes: int
+    graph_edges: int
+    batch_id: str | None
+    reembedded: bool
+
+
+# --- mining, graph, map -----------------------------------------------------------------------
+class MiningStart(Body):
+    project: Name
+    wait: bool = False
+
+
+class MapPoint(Reply):
+    note_id: str
+    x: float
+    y: float
+    type: str
+    scope: str
+    status: str
+    subject: str
+
+
+class MemoryMap(Reply):
+    project: str
+    points: list[MapPoint]
+
+
+# --- health and metrics -----------------------------------------------------------------------
+class MetricAlert(Reply):
+    name: str
+    firing: bool
+    value: float | None
+    threshold: float
+    message: str
+
+
+class MemoryMetrics(Reply):
+    """The quality metrics of DESIGN §8 over the notes the caller may see, and the alert states."""
+
+    projects: list[str] | None
+    notes: int
+    active_notes: int
+    new_notes_week: int
+    store_fill: float
+    store_bytes: int | None
+    deduplication_rate: float | None
+    redundant_share: float | None
+    conflict_rate: float | None
+    overturned_share: float | None
+    context_savings: float | None
+    top5_hit_rate: float | None
+    top5_hit_rate_baseline: float | None
+    consolidation_runs: int
+    consolidation_seconds_mean: float | None
+    mining_runs: int
+    alerts: list[MetricAlert]
+
+
+class Health(Reply):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+NOTE_STATUSES: tuple[NoteStatus, ...] = (
+    "candidate", "active", "superseded", "rejected", "archived", "deleted", "quarantined",
+)

@@ -1,0 +1,91 @@
+"""Telling whether two statements about the same slot contradict each other, without an LLM.
+
+Callers first decide that two statements are about the same slot (same scope, and the same subject
+or embeddings at least ``ConsolidationSettings.conflict_similarity`` alike); this module then says
+whether they contradict, and how (statements naming different things by number — "pool 1" and
+"pool 2" — are about different slots and never contradict):
+
+- ``polarity``: one main clause is negated and the other is not ("Never call X" / "Call X");
+- ``value``: the same kind of value differs (15 vs 30 minutes, 2 vs 4 decimals), or one asserts
+  what the other explicitly rejects ("2 decimals, not 4");
+- ``choice``: one chooses what the other rejects ("tables, not prose" / "prose instead of tables");
+- ``option``: different members of a known set of exclusive options (tabs / spaces, JSON / YAML);
+- ``setting``: the same ``key=value`` setting with another value.
+
+Measured on SICK (CONTRADICTION against the rest) in ``bench/conflicts.py``; see BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from reverie.statements import Reading, read
+
+ConflictKind = Literal["polarity", "value", "choice", "option", "setting"]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    kind: ConflictKind
+    detail: str
+
+
+def different_things(a: Reading, b: Reading) -> bool:
+    """Both name things by number and not the same ones ("pool 1" / "pool 2"): other slots, no merge."""
+    return bool(a.identifiers) and bool(b.identifiers) and a.identifiers != b.identifiers
+
+
+def conflict_between(a: Reading, b: Reading) -> Conflict | None:
+    """The first contradiction found between two readings of the same slot, or None."""
+    if different_things(a, b):
+        return None
+    for check in (_value, _setting, _choice, _option, _polarity):
+        found = check(a, b)
+        if found is not None:
+            return found
+    return None
+
+
+def conflicting(text_a: str, text_b: str) -> Conflict | None:
+    return conflict_between(read(text_a), read(text_b))
+
+
+def _polarity(a: Reading, b: Reading) -> Conflict | None:
+    if a.polarity != b.polarity:
+        return Conflict("polarity", "one statement negates what the other asserts")
+    return None
+
+
+def _value(a: Reading, b: Reading) -> Conflict | None:
+    for unit in sorted(set(a.values) & set(b.values)):
+        if not a.values[unit] & b.values[unit]:
+            return Conflict("value", f"different {unit} values")
+    for x, y in ((a, b), (b, a)):
+        for unit, asserted in x.values.items():
+            if asserted & y.rejected_values.get(unit, frozenset()):
+                return Conflict("value", f"a {unit} value asserted by one is rejected by the other")
+    return None
+
+
+def _choice(a: Reading, b: Reading) -> Conflict | None:
+    for x, y in ((a, b), (b, a)):
+        crossed = (x.chosen - x.rejected) & (y.rejected - y.chosen)
+        if crossed:
+            return Conflict("choice", f"one chooses what the other rejects ({len(crossed)} words)")
+    return None
+
+
+def _option(a: Reading, b: Reading) -> Conflict | None:
+    picked_a, picked_b = a.picks, b.picks
+    for group in sorted(set(picked_a) & set(picked_b)):
+        if not picked_a[group] & picked_b[group]:
+            return Conflict("option", "different exclusive options of the same setting")
+    return None
+
+
+def _setting(a: Reading, b: Reading) -> Conflict | None:
+    for key in sorted(set(a.settings) & set(b.settings)):
+        if a.settings[key] != b.settings[key]:
+            return Conflict("setting", f"setting {key!r} has different values")
+    return None

@@ -1,0 +1,160 @@
+"""Which events are worth consolidating: explicit tags, cues in the text, and chatter.
+
+Salience comes from the agent's tags (``preference``, ``correction``, ``constraint``, ``lesson``,
+``verified``, ``success``, ``risk``, ``procedure``), from its ``importance``, and from cues found in
+the text: a user correction, an explicit preference, a constraint, a verified result, a success
+after a tool error (needs the session), a constraint repeated across sessions (needs the replay).
+Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reverie.quarantine import instruction_findings
+from reverie.records import Event
+from reverie.statements import content_words, words
+
+TAG_WEIGHTS: dict[str, float] = {
+    "correction": 1.0, "verified": 0.95, "constraint": 0.9, "preference": 0.9, "lesson": 0.85,
+    "procedure": 0.85, "risk": 0.8, "success": 0.7, "error": 0.3,
+}
+CUES: dict[str, re.Pattern[str]] = {
+    "correction": re.compile(
+        r"^\s*(?:correction\b|actually\b|no[,.!]\s|that'?s (?:wrong|not right|incorrect)|wrong[,.:])"
+        r"|\b(?:should have been|is wrong|was wrong|not \w+ but|we changed|has changed|policy changed)\b",
+        re.IGNORECASE,
+    ),
+    "preference": re.compile(
+        r"\b(?:i|we) (?:prefer|like|want|would rather|'d rather)\b|\bprefer(?:s|red)?\b|\brather than\b"
+        r"|\binstead of\b|\b(?:please )?(?:always|never)\b|\bplease use\b|\bplease\b.*\bnot\b",
+        re.IGNORECASE,
+    ),
+    "constraint": re.compile(
+        r"\b(?:must|must not|mustn't|never|do not|don't|shall not|is not allowed|are not allowed|only)\b"
+        r"|\b(?:at most|at least|no more than|required|mandatory|forbidden|prohibited)\b",
+        re.IGNORECASE,
+    ),
+    "verified": re.compile(
+        r"\b(?:verified|confirmed|validated|\d+ passed|all tests pass(?:ed)?|tests? pass(?:ed|es)?|"
+        r"succeeded|matches the|diff\s*=\s*0|exit code 0|green build)\b",
+        re.IGNORECASE,
+    ),
+    "lesson": re.compile(
+        r"^\s*lesson\b|\b(?:lesson learned|learned that|next time|turns out|the fix was|root cause|"
+        r"the trick is|caught|surfaces?|would have)\b",
+        re.IGNORECASE,
+    ),
+    "success": re.compile(
+        r"\b(?:passed|succeeded|success(?:ful(?:ly)?)?|fixed|resolved|works now|worked|approved|done)\b",
+        re.IGNORECASE,
+    ),
+    "error": re.compile(
+        r"\b(?:error|failed|failure|exception|traceback|timed? ?out|refused|denied|not found)\b",
+        re.IGNORECASE,
+    ),
+}
+CUE_WEIGHTS: dict[str, float] = {
+    "correction": 0.9, "preference": 0.7, "constraint": 0.75, "verified": 0.8, "lesson": 0.7,
+    "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3,
+}
+_CHATTER_WORDS = frozenset("""
+thanks thank you thx ty ok okay k great cool nice perfect sure yes yep yeah no nope fine good
+looks look sounds sound done running run checking check looking into on it will do doing working
+now let me see one moment sec second wait hold got noted alright right awesome lgtm np the a
+tests test again retrying trying starting start going ahead here we go
+""".split())
+_PROGRESS = re.compile(
+    r"^\s*(?:running|checking|looking|working|starting|retrying|trying|on it|one moment|give me)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Salience:
+    """How worth consolidating an event is (0..1), why, and what it tries to instruct."""
+
+    score: float
+    cues: tuple[str, ...] = ()
+    chatter: bool = False
+    instructions: tuple[str, ...] = ()
+
+    def salient(self, threshold: float) -> bool:
+        return not self.chatter and (self.score >= threshold or bool(self.instructions))
+
+
+def is_chatter(text: str) -> bool:
+    """Small talk and progress notes: short, and made of acknowledgement or progress words only."""
+    tokens = words(text)
+    if not tokens or len(tokens) > 8:
+        return False
+    if all(t in _CHATTER_WORDS for t in tokens):
+        return True
+    return len(tokens) <= 5 and bool(_PROGRESS.match(text)) and not any(t.isdigit() for t in tokens)
+
+
+def text_cues(text: str) -> list[str]:
+    return [name for name, pattern in CUES.items() if pattern.search(text)]
+
+
+def assess(event: Event) -> Salience:
+    """Salience of one event alone: tags, importance and cues in its own text."""
+    findings = tuple(instruction_findings(event.text))
+    if is_chatter(event.text):
+        return Salience(0.0, ("chatter",), chatter=True, instructions=findings)
+    cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS] + text_cues(event.text)
+    if event.verified:
+        cues.append("verified")
+    weights = [TAG_WEIGHTS[c[4:]] if c.startswith("tag:") else CUE_WEIGHTS[c] for c in cues]
+    score = max([event.importance, *weights])
+    return Salience(round(score, 3), tuple(dict.fromkeys(cues)), instructions=findings)
+
+
+def assess_session(events: Sequence[Event]) -> list[Salience]:
+    """Salience of each event of one session, oldest first, with the cues that need the session."""
+    found = [assess(e) for e in events]
+    failed_at: int | None = None
+    for index, (event, salience) in enumerate(zip(events, found, strict=True)):
+        if _is_error(event, salience):
+            failed_at = index
+        elif failed_at is not None and _is_success(salience):
+            found[index] = _with(salience, "recovered")
+            found[failed_at] = _with(found[failed_at], "error")
+            failed_at = None
+    return found
+
+
+def mark_repeated(events: Sequence[Event], saliences: Sequence[Salience], overlap: float = 0.5) -> list[Salience]:
+    """Raise constraints stated again (in another event of the replay) with the ``repeated`` cue."""
+    constraint_like = [
+        i for i, s in enumerate(saliences)
+        if not s.chatter and ("constraint" in s.cues or "tag:constraint" in s.cues)
+    ]
+    bags = {i: set(content_words(events[i].text)) for i in constraint_like}
+    result = list(saliences)
+    for i in constraint_like:
+        for j in constraint_like:
+            if i != j and _jaccard(bags[i], bags[j]) >= overlap:
+                result[i] = _with(result[i], "repeated")
+                break
+    return result
+
+
+def _is_error(event: Event, salience: Salience) -> bool:
+    return ("tag:error" in salience.cues or "error" in salience.cues) and event.role in ("tool", "system")
+
+
+def _is_success(salience: Salience) -> bool:
+    return any(c in salience.cues for c in ("success", "tag:success", "verified", "tag:verified", "tag:lesson"))
+
+
+def _with(salience: Salience, cue: str) -> Salience:
+    if cue in salience.cues or salience.chatter:
+        return salience
+    return Salience(max(salience.score, CUE_WEIGHTS[cue]), (*salience.cues, cue), False, salience.instructions)
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0

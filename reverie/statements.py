@@ -1,0 +1,300 @@
+"""Reading a statement without an LLM: normal form, content words, topic, polarity, values, choices.
+
+A statement is split into its *main* clause and its *contrast* clauses (", not Y", "- no Y",
+"rather than Y", "instead of Y", "over Y"): the main clause carries the polarity and the asserted
+values and choices; a contrast clause names what is rejected. A negation led by a conjunction
+(", and never on Fridays") is a second negated clause, part of the main one, not a contrast. "Use tables, not prose" is therefore
+a positive statement choosing tables and rejecting prose, not a negation. Everything here is a pure
+function of the text, shared by consolidation (``actors/``), mining and the HTTP layer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
+_CONTRAST = re.compile(
+    r"(?:[,;:(]|\s[-–—])\s*(?:not|no|never)\s+(?P<a>[^,;.!?)]+)"
+    r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?P<b>[^,;.!?)]+)"
+    r"|\b(?:prefer|prefers|preferred|choose|chose|favou?r)\s+[^,;.!?]+?\s+over\s+(?P<c>[^,;.!?)]+)",
+    re.IGNORECASE,
+)
+NEGATORS = frozenset({
+    "no", "not", "never", "nobody", "none", "nothing", "nowhere", "neither", "nor", "cannot",
+    "without", "avoid", "forbid", "forbidden", "prohibit", "prohibited", "ban", "banned", "refuse",
+})
+STOPWORDS = frozenset("""
+a an the and or but if then than so as of to in on at by for with from into onto over under about
+is are was were be been being am do does did doing have has had having will would shall should can
+could may might must it its this that these those there here their them they he she his her him we
+our you your i me my mine us what which who whom whose when where why how all any each every some
+such own same other only just also very too again once more most much many few up down out off
+please thanks thank ok okay yes yeah also now still even really actually correction lesson note
+always let lets let's i'm i've we're don't doesn't isn't aren't won't can't
+""".split())
+VERBS = frozenset("""
+use uses used using write writes wrote written make makes made keep keeps kept go goes went run runs
+ran call calls called add adds added do get gets got set sets put prefer prefers preferred like likes
+liked want wants need needs format formats formatted follow follows followed check checks checked
+send sends sent change changes changed fix fixes fixed apply applies applied ask asks asked see saw
+seen lay laid give gives gave take takes took try tries tried avoid route routes routed ensure
+""".split())
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100,
+}
+_DURATIONS = {
+    "ms": 0.001, "millisecond": 0.001, "s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0,
+    "minute": 60.0, "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "d": 86400.0, "day": 86400.0,
+    "week": 604800.0, "month": 2592000.0, "year": 31536000.0,
+}
+_SIZES = {"b": 1.0, "byte": 1.0, "kb": 1e3, "kib": 1024.0, "mb": 1e6, "mib": 2.0**20, "gb": 1e9, "gib": 2.0**30}
+_UNITS = frozenset({
+    "%", "percent", "decimal", "digit", "place", "retry", "attempt", "time", "worker", "thread",
+    "replica", "core", "cpu", "item", "row", "line", "character", "char", "token", "column",
+    "space", "tab", "level", "connection", "request", "page", "step", "version", "port", "node",
+})
+_PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these is a setting's value
+    "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
+    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv",
+})
+_QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is an amount
+    "top", "first", "last", "every", "max", "min", "maximum", "minimum", "limit", "least", "most",
+    "over", "under", "above", "below", "around", "approximately", "than", "within", "after", "before",
+})
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
+_SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
+OPTION_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    # exclusive settings an agent is told to choose between
+    "tab space", "enable enabled disable disabled", "true false", "allow allowed deny denied",
+    "sync synchronous async asynchronous", "json yaml toml xml csv", "include exclude",
+    "public private", "required optional", "increase decrease", "ascending descending",
+    "utc local", "table prose paragraph", "accept reject", "merge rebase", "camelcase snake_case",
+    # opposite states and actions; on/off, sit/stand, inside/outside and open/close were tried on
+    # SICK TRAIN and dropped (under 30 % precision: they name two things, not one changed thing)
+    "start started starting stop stopped stopping", "add added adding remove removed removing",
+    "near far", "empty full", "lock locked unlock unlocked", "fold folding unfold unfolding",
+    "enter entering exit exiting", "asleep awake", "silent speaking talking singing",
+))
+_OPTION_CANON = {
+    "enabled": "enable", "disabled": "disable", "allowed": "allow", "denied": "deny", "synchronous": "sync",
+    "asynchronous": "async", "started": "start", "starting": "start", "stopped": "stop", "stopping": "stop",
+    "added": "add",
+    "adding": "add", "removed": "remove", "removing": "remove", "locked": "lock", "unlocked": "unlock",
+    "folding": "fold", "unfolding": "unfold", "entering": "enter", "exiting": "exit",
+    "talking": "speaking", "singing": "speaking",
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a statement asserts: polarity, values per unit, chosen and rejected words, options."""
+
+    polarity: int
+    values: dict[str, frozenset[float]] = field(default_factory=dict)
+    rejected_values: dict[str, frozenset[float]] = field(default_factory=dict)
+    chosen: frozenset[str] = frozenset()
+    rejected: frozenset[str] = frozenset()
+    settings: dict[str, str] = field(default_factory=dict)
+    picks: dict[int, frozenset[str]] = field(default_factory=dict)
+    identifiers: frozenset[str] = frozenset()
+
+
+def normalise(text: str) -> str:
+    """Lowercase words only, single-spaced: the key for exact duplicate matching."""
+    folded = unicodedata.normalize("NFKC", text).lower()
+    return " ".join(_WORD.findall(folded))
+
+
+def stable_digest(*parts: str, size: int = 20) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:size]
+
+
+def lemma(word: str) -> str:
+    """A crude English singular: enough to match 'reports' with 'report' and 'retries' with 'retry'."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("oes"):
+        return word[:-2]
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+
+
+def content_words(text: str) -> list[str]:
+    """Lemmas of the words that carry meaning (no stopwords, negators or numbers)."""
+    found = []
+    for word in words(text):
+        if word in STOPWORDS or word in NEGATORS or word.endswith("n't") or word.isdigit() or word == "%":
+            continue
+        found.append(lemma(word))
+    return found
+
+
+def topic(text: str, size: int = 3) -> str:
+    """A short subject for a statement: its first content words that are not common verbs."""
+    main, _ = split_contrast(text)
+    picked: list[str] = []
+    for word in content_words(main) or content_words(text):
+        if word in VERBS or word in _NUMBER_WORDS or word in picked or len(word) < 2:
+            continue
+        picked.append(word)
+        if len(picked) == size:
+            break
+    return " ".join(picked) or "general"
+
+
+def split_contrast(text: str) -> tuple[str, list[str]]:
+    """The main clause and the rejected alternatives ("X, not Y" -> ("X", ["Y"]))."""
+    rejected = []
+    for match in _CONTRAST.finditer(text):
+        part = match.group("a") or match.group("b") or match.group("c") or ""
+        rejected.append(part.strip())
+    main = _CONTRAST.sub(lambda m: _keep_prefix(m), text)
+    return main, [r for r in rejected if r]
+
+
+def _keep_prefix(match: re.Match[str]) -> str:
+    """Drop the contrast clause but keep 'prefer X' of 'prefer X over Y'."""
+    if match.group("c") is not None:
+        whole = match.group(0)
+        return whole[: whole.lower().rfind(" over ")]
+    return " "
+
+
+def polarity(text: str) -> int:
+    """-1 when the main clause is negated ("not X and not Y" is one negated statement), else 1."""
+    main, _ = split_contrast(text)
+    return -1 if any(w in NEGATORS or w.endswith("n't") for w in words(main)) else 1
+
+
+@lru_cache(maxsize=8192)
+def read(text: str) -> Reading:
+    """What ``text`` asserts (cached: the same statement is read many times in one run)."""
+    main, contrasts = split_contrast(text)
+    values = _values(main)
+    rejected_values: dict[str, set[float]] = {}
+    for part in contrasts:
+        for unit, found in _values(part, default_unit=_last_unit(values)).items():
+            rejected_values.setdefault(unit, set()).update(found)
+    return Reading(
+        polarity=polarity(text),
+        values={u: frozenset(v) for u, v in values.items()},
+        rejected_values={u: frozenset(v) for u, v in rejected_values.items()},
+        chosen=frozenset(content_words(main)),
+        rejected=frozenset(w for part in contrasts for w in content_words(part)),
+        settings=_settings(main),
+        picks=options(frozenset(lemma(w) for w in words(main))),
+        identifiers=identifiers(text),
+    )
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Numbers that name a thing rather than measure it: "PR 311", "pool 2", "migration 0042".
+
+    A number right after a noun names it, unless the noun is a setting ("port", "Python"), a
+    quantifier ("top", "at least") or a unit, or an explicit unit follows ("2 hours"). Only explicit
+    units count here: "migration 27 passes" names migration 27, it does not count 27 passes.
+    """
+    tokens = words(text)
+    found = set()
+    for index in range(1, len(tokens)):
+        token, before = tokens[index], tokens[index - 1]
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS or before in NEGATORS:
+            continue
+        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
+            continue
+        if _explicit_unit(before) or _explicit_unit(after):
+            continue
+        found.add(f"{lemma(before)} {int(token)}")
+    return frozenset(found)
+
+
+def _explicit_unit(word: str | None) -> bool:
+    if not word:
+        return False
+    base = lemma(word)
+    return base in _DURATIONS or base in _SIZES or base in _UNITS
+
+
+def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]:
+    found: dict[str, set[float]] = {}
+    tokens = words(text)
+    names = identifiers(text)
+    for index, token in enumerate(tokens):
+        if token in _NUMBER_WORDS and index + 1 < len(tokens):
+            _add_value(found, float(_NUMBER_WORDS[token]), tokens[index + 1], None)
+    lowered = text.lower()
+    for match in _NUMBER.finditer(lowered):
+        before = words(lowered[max(0, match.start() - 40):match.start()])
+        if before and f"{lemma(before[-1])} {int(float(match.group(1)))}" in names:
+            continue  # it names a thing
+        following = match.group(2) or _next_word(lowered, match.end())
+        _add_value(found, float(match.group(1)), following, default_unit)
+    for index in range(1, len(tokens)):
+        if tokens[index].isdigit() and tokens[index - 1] in _PREFIX_UNITS:
+            found.setdefault(tokens[index - 1], set()).add(float(tokens[index]))
+    return found
+
+
+def _next_word(text: str, end: int) -> str | None:
+    rest = words(text[end:end + 40])
+    return rest[0] if rest else None
+
+
+def _add_value(found: dict[str, set[float]], number: float, unit_word: str | None, default_unit: str | None) -> None:
+    unit, scale = _unit(unit_word)
+    if unit is None:
+        unit, scale = default_unit, 1.0
+    if unit is not None:
+        found.setdefault(unit, set()).add(round(number * scale, 6))
+
+
+def _unit(word: str | None) -> tuple[str | None, float]:
+    if not word:
+        return None, 1.0
+    base = lemma(word)
+    if base in _DURATIONS:
+        return "duration", _DURATIONS[base]
+    if base in _SIZES:
+        return "size", _SIZES[base]
+    if base in _UNITS:
+        return base, 1.0
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "ed")) and word not in STOPWORDS:
+        return base, 1.0  # a count of a plural noun: "two dogs", "3 replicas"
+    return None, 1.0
+
+
+def _last_unit(values: dict[str, set[float]]) -> str | None:
+    return next(reversed(values), None) if values else None
+
+
+def _settings(text: str) -> dict[str, str]:
+    found = {}
+    for match in _SETTING.finditer(text):
+        key, value = match.group(1).lower(), match.group(2).lower()
+        if ("_" in key or "." in key or "=" in match.group(0)) and key not in STOPWORDS:
+            found[key] = value
+    return found
+
+
+def options(chosen: frozenset[str]) -> dict[int, frozenset[str]]:
+    """The enumerated options a clause picks, per option group."""
+    picked: dict[int, set[str]] = {}
+    for index, group in enumerate(OPTION_GROUPS):
+        hit = {_OPTION_CANON.get(w, w) for w in chosen & group}
+        if hit:
+            picked[index] = hit
+    return {i: frozenset(v) for i, v in picked.items()}

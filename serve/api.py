@@ -1,0 +1,55 @@
+"""The FastAPI application of the v1 HTTP contract: routes, error handlers, the gate, CORS.
+
+``create_api(settings, services)`` builds it; the Serve deployment calls it once per replica with
+the replica's services. Without services (``None``) it still describes itself (``app.openapi()``),
+which is how the OpenAPI-driven tests and docs read the contract without a running service.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from reverie.errors import ConfigError, UnavailableError
+from reverie.settings import Settings
+from serve import errors
+from serve.gate import Gate
+from serve.routes import agents, governance, health, mining, notes, retrieval
+from serve.services import Services
+
+DESCRIPTION = (
+    "Shared, evidence-backed memory for fleets of LLM agents. Every route but /healthz needs "
+    "'Authorization: Bearer <key>'. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."
+)
+
+
+def create_api(settings: Settings, services: Services | None = None) -> FastAPI:
+    app = FastAPI(
+        title="Reverie", version=health.VERSION, description=DESCRIPTION,
+        docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+    )
+    for module in (agents, notes, retrieval, governance, mining, health):
+        app.include_router(module.router)
+    errors.install(app)
+    app.state.services = services
+    _cors(app, settings.auth.cors_origins)
+    app.add_middleware(Gate, services=lambda: _require(app))
+    return app
+
+
+def _require(app: FastAPI) -> Services:
+    if app.state.services is None:
+        raise UnavailableError("this application was built without its services; serve it with build_app()")
+    return app.state.services
+
+
+def _cors(app: FastAPI, origins: list[str]) -> None:
+    """An explicit allow-list at most: no origin by default, and never a wildcard."""
+    if not origins:
+        return
+    if any("*" in origin for origin in origins):
+        raise ConfigError("REVERIE_AUTH__CORS_ORIGINS may not contain '*'; list the exact origins")
+    app.add_middleware(
+        CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "PATCH", "DELETE"],
+        allow_headers=["Authorization", "Content-Type"], allow_credentials=False,
+    )

@@ -1,0 +1,76 @@
+"""``reverie reembed``: rewrite every vector of a store with another embedder, and record it.
+
+Run it on a stopped service (nothing may write meanwhile). It first settles half-done batches with
+the store's current embedder, then rewrites ``note_versions`` (vectors from each snapshot's
+statement) and last ``notes``, each table as one overwrite whose schema carries the new embedder's
+dimension — ``notes`` also its name, which is what the store checks on open, so the store switches
+embedder only when every vector is new. Old table versions are dropped. If it is interrupted, run it
+again: it recomputes everything from the statements.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from datetime import timedelta
+
+import numpy as np
+import pyarrow as pa
+
+from reverie.embed import Embedder, EmbedderSpec
+from reverie.errors import ConflictError
+from reverie.records import Note
+from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, note_versions_schema, notes_schema
+from reverie.settings import StoreSettings
+from reverie.store import Store
+
+CHUNK = 512
+
+
+@dataclass(frozen=True)
+class Reembedded:
+    notes: int
+    versions: int
+    old: str
+    new: str
+
+
+def stored_spec(settings: StoreSettings) -> EmbedderSpec:
+    """The embedder a store was built with, read from its notes table."""
+    import lancedb
+
+    db = lancedb.connect(settings.uri, storage_options=settings.storage_options or None)
+    meta = db.open_table("notes").schema.metadata or {}
+    return EmbedderSpec(meta[EMBEDDER_NAME_KEY].decode(), int(meta[EMBEDDER_DIM_KEY].decode()))
+
+
+def reembed_store(settings: StoreSettings, embedder: Embedder) -> Reembedded:
+    old = stored_spec(settings)
+    store = Store.open(settings, old)
+    running = store.batches.list(statuses=["running", "queued", "yielded"])
+    if running:
+        raise ConflictError(
+            f"{len(running)} batch(es) are still running; stop the service (and its agents) before re-embedding"
+        )
+    versions = _rewrite(store, "note_versions", note_versions_schema(embedder.dim), embedder, _snapshot_texts)
+    notes = _rewrite(store, "notes", notes_schema(embedder.name, embedder.dim), embedder, lambda t: t["statement"].to_pylist())
+    return Reembedded(notes, versions, f"{old.name} ({old.dim})", f"{embedder.name} ({embedder.dim})")
+
+
+def _snapshot_texts(table: pa.Table) -> list[str]:
+    return [Note.model_validate_json(s).statement for s in table["snapshot"].to_pylist()]
+
+
+def _rewrite(store: Store, name: str, schema: pa.Schema, embedder: Embedder, texts_of) -> int:  # noqa: ANN001
+    table = store.tables.read(name)
+    texts = texts_of(table) if table.num_rows else []
+    vectors = [embedder.embed(texts[i:i + CHUNK]) for i in range(0, len(texts), CHUNK)]
+    matrix = np.concatenate(vectors) if vectors else np.zeros((0, embedder.dim), dtype=np.float32)
+    column = pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1), pa.float32()), embedder.dim)
+    rewritten = table.drop_columns(["vector"]).append_column("vector", column).select(schema.names).cast(schema)
+    store.tables.db.create_table(name, rewritten, schema=schema, mode="overwrite")
+    handle = store.tables.db.open_table(name)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than", category=UserWarning)
+        handle.optimize(cleanup_older_than=timedelta(0))
+    return table.num_rows

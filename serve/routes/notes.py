@@ -1,0 +1,118 @@
+"""Notes: list, read, edit, delete, restore, history; and the evidence events behind them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from reverie.api import MAX_PAGE, AuditView, EventView, NoteAction, NoteHistoryView, NoteList, NotePatch, NoteView
+from reverie.errors import ForbiddenError, NotFoundError, ValidationError
+from reverie.records import Note, NoteStatus, NoteType
+from reverie.store import NoteFilter, sql_in, sql_str
+from serve.access import Principal, may_change_note, notes_sql, require, sees_event, sees_note, visible_note
+from serve.routes.context import ERRORS, ID, SCOPE, Caller, Deps, IdPath, IdQuery, NameQuery
+from serve.services import Services
+
+router = APIRouter(prefix="/v1", responses=ERRORS, tags=["notes"])
+
+
+@router.get("/notes", response_model=NoteList)
+def list_notes(
+    principal: Caller, deps: Deps, project: NameQuery = None,
+    scope: Annotated[str | None, Query(pattern=SCOPE)] = None,
+    status: NoteStatus | None = None, type: NoteType | None = None,  # noqa: A002 - the API's field name
+    agent: IdQuery = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    cursor: Annotated[str | None, Query(pattern=ID)] = None,
+) -> NoteList:
+    """Notes the caller may see, ordered by id, one page at a time (``next_cursor`` for the next)."""
+    require(principal, "notes.read")
+    principal.project_filter(project)
+    where = NoteFilter(
+        project=project, scopes=[scope] if scope else None, statuses=[status] if status else None,
+        types=[type] if type else None, owner=agent, extra=notes_sql(principal),
+    )
+    page = deps.store.notes.list(where, limit=limit, cursor=cursor)
+    return NoteList(notes=[NoteView.of(n) for n in page.notes if sees_note(principal, n)], next_cursor=page.next_cursor)
+
+
+def _note(deps: Services, principal: Principal, note_id: str) -> Note:
+    return visible_note(principal, deps.store.notes.get(note_id))
+
+
+def _changeable(deps: Services, principal: Principal, note_id: str) -> Note:
+    require(principal, "notes.write")
+    note = _note(deps, principal, note_id)
+    if not may_change_note(principal, note):
+        raise ForbiddenError(f"a {principal.role} may not change note {note_id!r} (scope {note.scope})")
+    return note
+
+
+@router.get("/notes/{note_id}", response_model=NoteView)
+def read_note(note_id: IdPath, principal: Caller, deps: Deps) -> NoteView:
+    require(principal, "notes.read")
+    return NoteView.of(_note(deps, principal, note_id))
+
+
+@router.patch("/notes/{note_id}", response_model=NoteView)
+def edit_note(note_id: IdPath, patch: NotePatch, principal: Caller, deps: Deps) -> NoteView:
+    """Change a note's text or attributes; the old view is kept as a version, the edit is audited."""
+    note = _changeable(deps, principal, note_id)
+    changes = patch.changes()
+    if not changes:
+        raise ValidationError("the patch changes nothing; send at least one field to change")
+    for name in ("subject", "statement"):
+        if name in changes:
+            changes[name] = deps.masker.mask(changes[name]).text
+    vector = None
+    if "statement" in changes and changes["statement"] != note.statement:
+        vector = deps.embedder.embed([changes["statement"]])[0]
+    deps.store.edit_note(note_id, changes, principal=principal.id, vector=vector, reason=patch.reason)
+    return NoteView.of(deps.store.notes.get(note_id))
+
+
+@router.delete("/notes/{note_id}", response_model=NoteView)
+def delete_note(note_id: IdPath, principal: Caller, deps: Deps,
+                reason: Annotated[str, Query(max_length=500)] = "deleted") -> NoteView:
+    """Soft delete: the note is never retrieved again but stays restorable and auditable."""
+    _changeable(deps, principal, note_id)
+    deps.store.delete_note(note_id, principal=principal.id, reason=reason)
+    return NoteView.of(deps.store.notes.get(note_id))
+
+
+@router.post("/notes/{note_id}/restore", response_model=NoteView)
+def restore_note(note_id: IdPath, principal: Caller, deps: Deps, body: NoteAction | None = None) -> NoteView:
+    _changeable(deps, principal, note_id)
+    deps.store.restore_note(note_id, principal=principal.id, reason=(body.reason if body else "") or "restored")
+    return NoteView.of(deps.store.notes.get(note_id))
+
+
+@router.get("/notes/{note_id}/history", response_model=NoteHistoryView)
+def note_history(note_id: IdPath, principal: Caller, deps: Deps) -> NoteHistoryView:
+    """Every earlier view of the note, oldest first, and its audit trail."""
+    require(principal, "notes.read")
+    _note(deps, principal, note_id)
+    history = deps.store.notes.history(note_id)
+    return NoteHistoryView(
+        versions=[NoteView.of(v) for v in history.versions],
+        audit=[AuditView.model_validate(a.model_dump()) for a in history.audit],
+    )
+
+
+@router.get("/events/{event_id}", response_model=EventView)
+def read_event(event_id: IdPath, principal: Caller, deps: Deps, agent_id: IdQuery = None) -> EventView:
+    """One evidence event (event ids are unique per agent: ``agent_id`` picks one when several agents used it)."""
+    require(principal, "events.read")
+    for event in deps.store.events.query(event_ids=[event_id], agent_id=agent_id):
+        if sees_event(principal, event, _is_visible_evidence(deps, principal, event.event_id, event.agent_id)):
+            return EventView.of(event)
+    raise NotFoundError(f"no event {event_id!r}; check the id (event ids are per agent)")
+
+
+def _is_visible_evidence(deps: Services, principal: Principal, event_id: str, agent_id: str) -> bool:
+    if principal.role == "agent" or principal.is_admin:
+        return False
+    where = NoteFilter(extra=[*notes_sql(principal), f"array_has(evidence, {sql_str(event_id)})",
+                              f"({sql_in('owner_agent', [agent_id])} OR array_has(source_agents, {sql_str(agent_id)}))"])
+    return any(sees_note(principal, n) for n in deps.store.notes.list(where, limit=MAX_PAGE).notes)

@@ -1,0 +1,61 @@
+"""What one replica holds: the store, the key ring, quotas, masking, token counting, the remote parts
+(directory, embedder, mining), the retrieval log and the metrics. Built once per replica from the
+settings the app builder passed in; routes get it through ``Depends(services)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from reverie.clock import Clock, SystemClock
+from reverie.embed import spec_for
+from reverie.privacy import Masker
+from reverie.settings import Settings
+from reverie.store import Store
+from reverie.tokens import TokenCounter
+from serve.keys import KeyRing, keys_file_path
+from serve.load import LoadReporter
+from serve.quality import refresh_gauges
+from serve.quotas import Quotas
+from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
+from serve.retrievals import RetrievalLog
+from serve.telemetry import Telemetry
+
+log = logging.getLogger(__name__)
+
+
+class Services:
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.store = Store.open(settings.store, spec_for(settings.embedding), self.clock)
+        self.keys = KeyRing(keys_file_path(settings), settings.auth.reload_seconds)
+        self.quotas = Quotas(settings.auth)
+        self.masker = Masker(settings.privacy)
+        self.tokens = TokenCounter()
+        actors = Actors(settings.actors.namespace, settings.serve.call_timeout_seconds)
+        self.directory = RemoteDirectory(actors, settings.consolidation.max_seconds)
+        self.embedder = RemoteEmbedder(actors)
+        self.mining = RemoteMining(actors, settings)
+        self.retrievals = RetrievalLog(self.store, self.clock)
+        self.telemetry = Telemetry()
+        self.load = LoadReporter(settings.actors.namespace)
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="reverie-gauges", daemon=True)
+        self._ticker.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.settings.serve.metrics_interval_seconds):
+            try:
+                self.retrievals.flush()
+                refresh_gauges(self)
+            except Exception as exc:  # noqa: BLE001 - a failed refresh must not kill the replica; next tick retries
+                log.warning("metrics refresh failed (%s); retrying next interval", type(exc).__name__)
+
+    def close(self) -> None:
+        self._stop.set()
+        try:
+            self.retrievals.flush()
+        except Exception as exc:  # noqa: BLE001 - shutting down: report and go on
+            log.warning("retrieval log not flushed at shutdown (%s)", type(exc).__name__)

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflicts import conflicting, different_things
+from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
+
+
+@pytest.mark.parametrize(("a", "b", "kind"), [
+    ("Never call the payments API directly.", "Call the payments API directly.", "polarity"),
+    ("The man is not playing the guitar and is not singing", "The man is playing the guitar and singing", "polarity"),
+    ("The auth service must keep tokens valid for 15 minutes at most.", "Tokens may now live 30 minutes.", "value"),
+    ("Session timeout is 900 seconds.", "Session timeout is 20 minutes.", "value"),
+    ("Invoices are rounded to 4 decimals.", "Correction: invoices are rounded to 2 decimals, not 4.", "value"),
+    ("Write the weekly report as a table instead of paragraphs.", "Write the weekly report as long paragraphs, not a table.", "choice"),
+    ("Prefer tabs over spaces.", "Use spaces for indentation.", "choice"),
+    ("Use tabs for indentation.", "Use spaces for indentation.", "option"),
+    ("Export the data as JSON.", "Export the data as YAML.", "option"),
+    ("Set max_retries=3 for the client.", "max_retries = 5 in the client config", "setting"),
+])
+def test_contradictions_are_found_with_their_kind(a: str, b: str, kind: str) -> None:
+    found = conflicting(a, b)
+    assert found is not None and found.kind == kind
+    again = conflicting(b, a)
+    assert again is not None and again.kind == kind
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Please write the weekly billing report as a table, not long paragraphs.", "Format weekly reports as tables."),
+    ("Tables please for the weekly report - no walls of text.", "Format weekly reports as tables."),
+    ("Token lifetime is 15 minutes in production config.", "The auth service must keep tokens valid for 15 minutes at most."),
+    ("Correction: invoices are rounded to 2 decimals, not 4.", "Rounding invoices to 2 decimals matches the ledger export."),
+    ("Use the shared error wrapper for every handler, no bare try/except.", "Route all error handling through the shared wrapper layer."),
+    ("Session timeout is 900 seconds.", "Session timeout is 15 minutes."),
+])
+def test_agreeing_statements_do_not_conflict(a: str, b: str) -> None:
+    assert conflicting(a, b) is None
+
+
+def test_a_contrast_clause_is_a_rejected_alternative_not_a_negation() -> None:
+    main, rejected = split_contrast("Use tables, not prose, for the weekly report")
+    assert rejected == ["prose"] and "tables" in main
+    assert polarity("Use tables, not prose") == 1
+    assert polarity("Do not use prose") == -1
+    reading = read("Round to 2 decimals, not 4")
+    assert reading.values == {"decimal": frozenset({2.0})}
+    assert reading.rejected_values == {"decimal": frozenset({4.0})}
+
+
+def test_durations_and_sizes_are_compared_in_one_unit() -> None:
+    assert read("keep it for 2 hours").values == read("keep it for 120 minutes").values
+    assert read("a 1 MiB limit").values == read("a 1048576 byte limit").values
+
+
+def test_topic_and_normal_form() -> None:
+    assert topic("The auth service must keep tokens valid for 15 minutes at most.") == "auth service token"
+    assert topic("Please write the weekly billing report as a table, not long paragraphs.") == "weekly billing report"
+    assert normalise("  Prefer  TABLES!  ") == normalise("prefer tables")
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Never restart worker pool 1 during business hours.", "Always restart worker pool 2 during business hours."),
+    ("Reviewed PR 311; error paths bypassed the wrapper.", "Reviewed PR 318; error paths bypassed the wrapper."),
+])
+def test_statements_about_different_numbered_things_are_different_slots(a: str, b: str) -> None:
+    assert conflicting(a, b) is None
+    assert different_things(read(a), read(b))
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Use Python 3 for scripts.", "Use Python 2 for scripts."), ("Serve on port 8080.", "Serve on port 9090."),
+])
+def test_versions_and_ports_are_values_not_names(a: str, b: str) -> None:
+    found = conflicting(a, b)
+    assert found is not None and found.kind == "value"
+
+
+def test_identifiers_name_things_and_values_measure_them() -> None:
+    assert identifiers("migration 0042 failed; see PR 311") == {"migration 42", "pr 311"}
+    assert identifiers("round to 2 decimals, at most 30 deploys, in 1998") == frozenset()
+    assert identifiers("the ingest job 5 gets at most 12 deploys a week, not 9") == {"job 5"}
+
+
+def test_a_negation_after_a_conjunction_is_part_of_the_statement() -> None:
+    assert polarity("At most 3 deploys a week for the cache layer, and never on Fridays.") == -1
+    assert conflicting("Never change the cache layer on Fridays; at most 3 deploys a week.",
+                       "At most 3 deploys a week for the cache layer, and never on Fridays.") is None
+
+
+def test_a_number_after_a_noun_names_it_even_before_a_verb() -> None:
+    assert identifiers("The schema migration 27 passes all tests.") == {"migration 27"}
+    assert conflicting("The schema migration 27 passes all tests.", "The schema migration 147 passes all tests.") is None
+    found = conflicting("Return the top 5 results.", "Return the top 10 results.")
+    assert found is not None and found.kind == "value"
