@@ -19,7 +19,7 @@ import ray
 
 from mining.fits import Fits
 from mining.graph import TeamGraph
-from mining.job import ELIGIBLE
+from mining.corpus import ELIGIBLE
 from mining.load import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
 from mining.review import ReviewQueue
