@@ -559,18 +559,26 @@ DEV = Phrasebook(
         "Reviewed the {topic} changes in {module}, nothing stands out.",
     ),
     tool_noise=(
-        "pytest: 128 passed, 2 skipped in 41.3s",
-        "build {module}: 0 warnings, 0 errors",
-        "git status: nothing to commit, working tree clean",
-        "lint {module}: all checks passed",
-        "docker compose ps: 4 services running",
-        "coverage for {module}: 87%",
-        "fetched 3 open tickets for {module}",
+        "$ pytest -q {module}/tests\n........................................ [ 31%]\n"
+        "........................................ [ 62%]\n................................F....... [ 93%]\n"
+        "........ [100%]\n128 passed, 2 skipped, 1 xfailed in 41.30s",
+        "$ make build MODULE={module}\ncompiling 214 files\nlinking {module}-service\n"
+        "copying assets to dist/{module}\nbuild finished: 0 warnings, 0 errors (12.8s)",
+        "$ git status\nOn branch feature/{module}-cleanup\nYour branch is up to date with 'origin/feature/{module}-cleanup'.\n"
+        "nothing to commit, working tree clean",
+        "$ ruff check {module}\nAll checks passed!\n$ mypy {module}\nSuccess: no issues found in 87 source files",
+        "$ docker compose ps\nNAME            STATUS          PORTS\n{module}-api    running (healthy)  0.0.0.0:8080->8080/tcp\n"
+        "{module}-worker running\nredis           running         6379/tcp\nproxy           running         0.0.0.0:443->443/tcp",
+        "coverage report for {module}\nName                 Stmts   Miss  Cover\n{module}/api.py        412     38    91%\n"
+        "{module}/models.py     233     41    82%\n{module}/jobs.py       187     29    84%\nTOTAL                  832    108    87%",
+        "fetched 3 open tickets for {module}: #4121 'flaky date test', #4127 'slow listing page', #4130 'typo in error message'",
     ),
     errors=(
-        "ERROR: {module} job exited with code 1",
-        "Traceback (most recent call last): ... {module}/main.py line 88",
-        "FAILED {module}/tests/test_api.py::test_create - AssertionError",
+        "ERROR: {module} job exited with code 1\nstderr: connection reset by peer while reading response\nretrying is disabled for this job",
+        "Traceback (most recent call last):\n  File \"{module}/main.py\", line 88, in run\n    result = handler(payload)\n"
+        "  File \"{module}/handlers.py\", line 41, in handler\n    return process(payload['items'])\nKeyError: 'items'",
+        "FAILED {module}/tests/test_api.py::test_create - AssertionError: expected status 201, got 500\n"
+        "1 failed, 127 passed in 39.02s",
     ),
     closings=("that's all for today", "thanks, closing this session", "ok, wrapping up", "good, we're done"),
     secrets=(

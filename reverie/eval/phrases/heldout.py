@@ -562,18 +562,24 @@ HELDOUT = Phrasebook(
         "Skimmed the {topic} tickets for {module}.",
     ),
     tool_noise=(
-        "jest: Tests 212 passed, 212 total (18.4 s)",
-        "terraform plan: no changes for {module}",
-        "kubectl get pods -l app={module}: 3/3 Running",
-        "npm run lint ({module}): 0 problems",
-        "dbt run: 14 models OK for {module}",
-        "make check {module}: ok",
-        "listed 5 pull requests touching {module}",
+        "> jest --ci\nPASS src/{module}/router.test.ts\nPASS src/{module}/store.test.ts\nPASS src/{module}/format.test.ts\n"
+        "Test Suites: 19 passed, 19 total\nTests:       212 passed, 212 total\nTime:        18.4 s",
+        "terraform plan -target=module.{module}\nRefreshing state... [id={module}-main]\n"
+        "No changes. Your infrastructure matches the configuration.",
+        "kubectl get pods -l app={module}\nNAME                 READY   STATUS    RESTARTS   AGE\n"
+        "{module}-7d9f-abcde   1/1     Running   0          3d\n{module}-7d9f-fghij   1/1     Running   0          3d\n"
+        "{module}-7d9f-klmno   1/1     Running   1          3d",
+        "npm run lint --workspace {module}\n> eslint . --max-warnings 0\n\u2714 0 problems (0 errors, 0 warnings)",
+        "dbt run --select {module}\n14 of 14 OK created view model analytics.{module}_daily\n"
+        "Finished running 14 view models in 0 hours 0 minutes and 22.91 seconds.\nCompleted successfully",
+        "make check {module}\nformat: ok\ntypes: ok\nunit: ok (96 tests)\nlicences: ok",
+        "open pull requests touching {module}: 5 (2 awaiting review, 1 draft, 2 approved)",
     ),
     errors=(
-        "{module}: exit status 2",
-        "panic in {module} worker: see stack trace above",
-        "{module} healthcheck failed: 503 Service Unavailable",
+        "{module}: exit status 2\ngo: error loading module requirements\nmake: *** [build] Error 2",
+        "panic: runtime error: invalid memory address or nil pointer dereference\n"
+        "goroutine 41 [running]:\nmain.(*{module}Worker).Handle(0x0)\n\t/src/{module}/worker.go:212 +0x1c",
+        "{module} healthcheck failed: 503 Service Unavailable\nupstream connect error or disconnect/reset before headers",
     ),
     closings=("signing off", "ok, that's it for now", "wrapping this session", "thanks, bye"),
     secrets=(
