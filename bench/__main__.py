@@ -31,6 +31,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", default=[], metavar="NAME", help="run only this entry (repeatable)")
     p.add_argument("--locomo", metavar="PATH", help="path of locomo10.json")
     p.add_argument("--arms", default="", help="extra arms to compare, comma-separated (e.g. reverie)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an entry's own option (repeatable), e.g. locomo_captions=0 item_overhead=0")
     p.add_argument("--results", type=Path, default=ROOT / "bench" / "results", help="folder for the JSON results")
     p.add_argument("--render", nargs="?", const=ROOT / "BENCHMARKS.md", type=Path, metavar="FILE",
                    help="write the tables into BENCHMARKS.md (or FILE)")
@@ -53,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown entries {unknown}; known: {sorted(registry)}", file=sys.stderr)
         return 2
     chosen = [b for b in registry.values() if (b.name in args.only if args.only else (b.quick or not args.quick))]
-    options = {k: v for k, v in (("locomo", args.locomo), ("arms", args.arms)) if v}
+    options = dict(o.split("=", 1) for o in args.option if "=" in o)
+    options |= {k: v for k, v in (("locomo", args.locomo), ("arms", args.arms)) if v}
     command = "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as scratch:
         ctx = Context("quick" if args.quick else "full", Settings(), Path(scratch), options)

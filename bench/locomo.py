@@ -4,7 +4,9 @@ Every conversation is its own agent's memory. The three raw baselines run in the
 the same stored turns with the same embedder: dense, BM25, and their reciprocal-rank fusion (the
 hybrid baseline). Any other arm (Reverie, with ``--arms reverie``) is scored counting at most as many
 cited turns, in rank order, as the hybrid baseline fitted in the budget for the same question.
-``--quick`` uses the first conversation only. The data path is ``--locomo PATH``.
+``--quick`` uses the first conversation only. The data path is ``--locomo PATH``. Options (``--option``):
+``locomo_captions=0`` leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per
+injected item instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def _problems(tables: list[RecallTable], retrievals: dict[str, list[Retrieval]],
 
 def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int) -> tuple[list[RecallTable], dict[str, list[Retrieval]]]:
     embedder = MemoEmbedder(ctx.embedder)
-    log = RawLog(ctx.store_settings("locomo-raw"), embedder, ctx.counter)
+    overhead = int(ctx.options.get("item_overhead", "2"))
+    depth = int(ctx.options.get("fusion_depth", "10000"))
+    log = RawLog(ctx.store_settings("locomo-raw"), embedder, ctx.counter, item_overhead=overhead, fusion_depth=depth)
     log.ingest([r for c in data.conversations for r in c.requests])
     embedder.embed([q.text for q in questions])
     retrievals = {arm.name: ask(arm, questions, budget) for arm in
@@ -75,7 +79,8 @@ def locomo(ctx: Context) -> Outcome:
     if not path.is_file():
         missing = f"no LoCoMo file at {path}; pass --locomo PATH to locomo10.json"
         return Outcome(notes=[missing], problems=[] if ctx.quick else [missing])
-    data = load_locomo(path, limit=1 if ctx.quick else None)
+    captions = ctx.options.get("locomo_captions", "1") != "0"
+    data = load_locomo(path, captions=captions, limit=1 if ctx.quick else None)
     questions = list(data.questions())
     budget = ctx.settings.retrieval.token_budget
     tables, retrievals = _run_arms(ctx, data, questions, budget)
@@ -91,8 +96,8 @@ def locomo(ctx: Context) -> Outcome:
                       f"{budget}-token budget)", columns, [_row(t) for t in tables]),
                 Table("data quirks handled", ["quirk", "count"], [[k, v] for k, v in quirks.items()])],
         notes=[f"questions per category: {hybrid.counts}",
-               "each turn is 'Speaker: text' (+ ' [shares <caption>]' for shared images); each injected item costs "
-               "its tokens (bundled MiniLM tokenizer) + 2 for its delimiters; hybrid = RRF (k=60) of the whole "
-               "dense and BM25 rankings"],
+               f"each turn is 'Speaker: text'{' (+ [shares <caption>] for shared images)' if captions else ''}; each "
+               f"injected item costs its tokens (bundled MiniLM tokenizer) + {ctx.options.get('item_overhead', '2')} "
+               "for its delimiters; hybrid = RRF (k=60) of the whole dense and BM25 rankings"],
         problems=_problems(tables, retrievals, budget),
     )
