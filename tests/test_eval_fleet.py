@@ -94,19 +94,24 @@ def test_every_kind_of_knowledge_and_question_is_present() -> None:
 
 def test_lessons_recur_in_the_planned_patterns() -> None:
     lessons = [i for s in (quick("dev"), quick("heldout")) for i in s.truth.items.values() if i.type == "lesson"]
-    assert {i.recurrence for i in lessons} == {"promotable", "two_sessions", "one_agent"}
+    assert {i.recurrence for i in lessons} == {"promotable", "two_sessions", "one_agent", "cross_project"}
     for lesson in lessons:
         sessions, agents = len(set(lesson.sessions)), len(set(lesson.agents))
         assert {"promotable": sessions >= 3 and agents >= 3, "two_sessions": sessions == 2,
-                "one_agent": sessions >= 3 and agents == 1}[lesson.recurrence], lesson
-        assert lesson.scope.startswith(("module:", "project:"))
+                "one_agent": sessions >= 3 and agents == 1, "cross_project": sessions >= 4 and agents >= 4,
+                }[lesson.recurrence], lesson
+        assert lesson.scope.startswith(("module:", "project:")) or lesson.recurrence == "cross_project"
+        assert lesson.scope != "team" or lesson.recurrence == "cross_project"
 
 
-def test_personal_knowledge_is_readable_by_its_owner_only() -> None:
+def test_each_item_is_readable_by_its_scope_only() -> None:
     truth = quick("dev").truth
     for item in truth.items.values():
         if item.type == "preference":
             assert item.scope == f"personal:{item.owner}" and item.visible_to == {item.owner}
+        elif item.scope == "team":
+            projects = {truth.labels[e].project for e in item.events}
+            assert len(projects) == 2 and item.visible_to == set(truth.agents)
         else:
             assert item.visible_to == {a for a, agent in truth.agents.items() if agent.project == item.project}
 

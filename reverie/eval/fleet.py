@@ -50,6 +50,7 @@ class FleetConfig(BaseModel):
     promotable_lessons: int = 2
     two_session_lessons: int = 1
     one_agent_lessons: int = 1
+    cross_project_lessons: int = 1
     mentions: tuple[int, int] = (2, 4)
     correction_share: float = Field(0.3, ge=0.0, le=1.0)
     wrong_feedback_share: float = Field(0.5, ge=0.0, le=1.0)
@@ -107,7 +108,8 @@ def _knowledge_spec(config: FleetConfig) -> KnowledgeSpec:
         preferences_per_agent=config.preferences_per_agent, constraints_per_module=config.constraints_per_module,
         procedures_per_module=config.procedures_per_module, facts_per_module=config.facts_per_module,
         promotable_lessons=config.promotable_lessons, two_session_lessons=config.two_session_lessons,
-        one_agent_lessons=config.one_agent_lessons, mentions=config.mentions,
+        one_agent_lessons=config.one_agent_lessons, cross_project_lessons=config.cross_project_lessons,
+        mentions=config.mentions,
         correction_share=config.correction_share, wrong_feedback_share=config.wrong_feedback_share,
     )
 
@@ -127,8 +129,8 @@ def _item(draft: Draft, written: Written, agents: dict[str, Agent]) -> Item:
     scope = _scope(draft)
     replacement = draft.replaced_by
     return Item(
-        item_id=draft.item_id, type=draft.frame.type, frame=draft.frame.key, subject=draft.fill(draft.frame.subject),
-        statement=draft.fill(draft.frame.statements[0]), scope=scope, project=draft.project,
+        item_id=draft.item_id, type=draft.frame.type, frame=draft.frame.key, subject=draft.fill(draft.frame.subject, "each module"),
+        statement=draft.fill(draft.frame.statements[0], "each module"), scope=scope, project=draft.project,
         module=_module_of(draft), owner=draft.owner, visible_to=readers(scope, agents.values()), events=events,
         sessions=tuple(dict.fromkeys(s.session_id for s in draft.sessions)),
         agents=tuple(dict.fromkeys(s.agent_id for s in draft.sessions)),
@@ -142,6 +144,8 @@ def _item(draft: Draft, written: Written, agents: dict[str, Agent]) -> Item:
 def _scope(draft: Draft) -> str:
     if draft.owner is not None:
         return f"personal:{draft.owner}"
+    if len({s.project for s in draft.sessions}) > 1:
+        return "team"
     modules = {s.module for s in draft.sessions} if draft.frame.type == "lesson" else {draft.module}
     return f"module:{draft.project}/{modules.pop()}" if len(modules) == 1 else f"project:{draft.project}"
 
@@ -156,6 +160,8 @@ def _recurrence(draft: Draft) -> Recurrence:
         return "not_a_lesson"
     sessions = {s.session_id for s in draft.sessions}
     agents = {s.agent_id for s in draft.sessions}
+    if len({s.project for s in draft.sessions}) > 1:
+        return "cross_project"
     if len(sessions) >= 3:
         return "promotable" if len(agents) >= 2 else "one_agent"
     return "two_sessions"

@@ -29,6 +29,7 @@ class KnowledgeSpec:
     promotable_lessons: int
     two_session_lessons: int
     one_agent_lessons: int
+    cross_project_lessons: int
     mentions: tuple[int, int]
     correction_share: float
     wrong_feedback_share: float
@@ -61,14 +62,15 @@ def draw_knowledge(
     sessions: Sequence[SessionPlan], rng: random.Random,
 ) -> list[Draft]:
     """Every item of the scenario, placed; corrections and wrong claims included."""
-    drafts: list[Draft] = []
+    drafts: list[Draft] = _team_lessons(spec, book, sessions, rng)
+    reserved = {d.frame.key for d in drafts}
     fates = Fates(Quota(spec.correction_share), Quota(spec.wrong_feedback_share))
     for agent in agents.values():
         drafts += _personal(spec, book, agent, of_agent(sessions, agent.agent_id), fates, rng)
     for project, names in modules.items():
         for module in names:
             drafts += _module_items(spec, book, project, module, in_module(sessions, project, module), fates, rng)
-        drafts += _lessons(spec, book, project, [s for s in sessions if s.project == project], rng)
+        drafts += _lessons(spec, book, project, [s for s in sessions if s.project == project], reserved, rng)
     return [d for d in drafts if d.sessions]
 
 
@@ -142,12 +144,13 @@ def _denied(fact: Draft, pool: list[SessionPlan], rng: random.Random) -> list[Dr
     return [wrong]
 
 
-def _lessons(spec: KnowledgeSpec, book: Phrasebook, project: str, pool: list[SessionPlan], rng: random.Random) -> list[Draft]:
+def _lessons(spec: KnowledgeSpec, book: Phrasebook, project: str, pool: list[SessionPlan], reserved: set[str],
+             rng: random.Random) -> list[Draft]:
     wanted: list[Recurrence] = (
         ["promotable"] * spec.promotable_lessons + ["two_sessions"] * spec.two_session_lessons
         + ["one_agent"] * spec.one_agent_lessons
     )
-    frames = _sample(book.frames_of("lesson"), len(wanted), rng)
+    frames = _sample([f for f in book.frames_of("lesson") if f.key not in reserved], len(wanted), rng)
     drafts = []
     for frame, recurrence in zip(frames, wanted, strict=False):
         chosen = _lesson_sessions(recurrence, pool, rng)
@@ -160,6 +163,26 @@ def _lessons(spec: KnowledgeSpec, book: Phrasebook, project: str, pool: list[Ses
             draft.sessions.append(session)
         drafts.append(draft)
     return drafts
+
+
+def _team_lessons(spec: KnowledgeSpec, book: Phrasebook, sessions: Sequence[SessionPlan], rng: random.Random) -> list[Draft]:
+    """Lessons seen by two agents in each of two projects: team knowledge, promoted only after review."""
+    frames = _sample(book.frames_of("lesson"), spec.cross_project_lessons, rng)
+    projects = sorted({s.project for s in sessions})
+    drafts = []
+    for frame in frames if len(projects) >= 2 else []:
+        chosen = [s for p in rng.sample(projects, 2) for s in _one_per_agent([s for s in sessions if s.project == p], 2, rng)]
+        draft = Draft(f"{frame.key}:team", frame, chosen[0].project, None, recurrence="cross_project")
+        for session in sorted(chosen, key=lambda s: s.start):
+            session.mentions.append((draft, "statement"))
+            draft.sessions.append(session)
+        drafts.append(draft)
+    return drafts
+
+
+def _one_per_agent(pool: list[SessionPlan], n: int, rng: random.Random) -> list[SessionPlan]:
+    agents = rng.sample(sorted({s.agent_id for s in pool}), min(n, len({s.agent_id for s in pool})))
+    return [rng.choice([s for s in pool if s.agent_id == a]) for a in agents]
 
 
 def _lesson_sessions(recurrence: Recurrence, pool: list[SessionPlan], rng: random.Random) -> list[SessionPlan]:

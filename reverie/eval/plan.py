@@ -39,8 +39,10 @@ class Draft:
     mentions: int = 2
     sessions: list[SessionPlan] = field(default_factory=list)
 
-    def fill(self, template: str) -> str:
-        return template.format(module=self.module or "", project=self.project, value=self.value or "", old=self.old or "")
+    def fill(self, template: str, module: str | None = None) -> str:
+        """The template with this item's slots; ``module`` stands in where the item has none (team lessons)."""
+        return template.format(module=self.module or module or "", project=self.project, value=self.value or "",
+                               old=self.old or "")
 
 
 @dataclass(eq=False)

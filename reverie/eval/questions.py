@@ -23,7 +23,7 @@ def ask(
     """Queries for every current item, in item order, then the off-topic ones."""
     queries: list[Query] = []
     for item in items.values():
-        if item.role != "truth":
+        if item.role != "truth" or item.scope == "team":  # team lessons wait for review: nothing to ask yet
             continue
         for kind, asker, stale in _askers(item, items, agents, own_per_item, shared_per_item, rng):
             text = _question(item, frames[item.frame], rng)

@@ -150,11 +150,12 @@ def _lesson(draft: Draft, session: SessionPlan, spec: StyleSpec, book: Phraseboo
     if rng.random() < 0.5:
         lines.append(_say("tool", rng.choice(book.errors).format(module=session.module), kind="tool_result",
                           label="noise", tags=["error"], importance=0.3))
-    text = draft.fill(rng.choice(draft.frame.statements))
+    text = draft.fill(rng.choice(draft.frame.statements), session.module)
     tagged = rng.random() < spec.tag_chance
     extra = {}
     if rng.random() < spec.candidate_chance:
-        extra["candidate"] = AgentCandidate(type="lesson", subject=draft.fill(draft.frame.subject), statement=text)
+        subject = draft.fill(draft.frame.subject, session.module)
+        extra["candidate"] = AgentCandidate(type="lesson", subject=subject, statement=text)
     lines.append(_say("assistant", text, kind="outcome", label="statement", item=draft.item_id,
                       tags=["lesson"] if tagged else [], importance=_importance(tagged, rng), **extra))
     return lines

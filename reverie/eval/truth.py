@@ -21,7 +21,7 @@ LabelKind = Literal[
     "statement", "correction", "verification", "wrong_claim", "chatter", "noise", "secret", "injection",
 ]
 QueryKind = Literal["own", "shared", "corrected", "control", "offtopic"]
-Recurrence = Literal["promotable", "two_sessions", "one_agent", "not_a_lesson"]
+Recurrence = Literal["promotable", "two_sessions", "one_agent", "cross_project", "not_a_lesson"]
 
 
 def readers(scope: str, agents: Iterable[Agent]) -> frozenset[str]:
@@ -71,7 +71,11 @@ class Item(Model):
 
     @property
     def promotable(self) -> bool:
-        """Recurs in >= 3 sessions of >= 2 agents: mining should promote it without review."""
+        """Recurs in >= 3 sessions of >= 2 agents of one project: mining should promote it without review.
+
+        A ``cross_project`` lesson recurs as much but across projects: its pattern is ``team``-scoped and
+        waits for a reviewer (DESIGN.md §4.4), so an active pattern for it without review is premature.
+        """
         return self.recurrence == "promotable"
 
 
