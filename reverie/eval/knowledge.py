@@ -1,9 +1,10 @@
 """Drawing the knowledge of a fleet and placing each item in the sessions where it is said.
 
 Preferences are personal; constraints, procedures and verified facts belong to a module; lessons
-recur in a chosen pattern (>= 3 sessions of >= 3 agents, only 2 sessions, or 3 sessions of one
-agent) and their scope follows where they landed. Some items get a later correction (verified by
-a tool for facts, a user's word otherwise); some facts get a wrong, unverified denial.
+recur in a chosen pattern (>= 3 sessions of >= 3 agents, only 2 sessions, 3 sessions of one agent,
+or two agents in each of two projects) and their scope follows where they landed. Some items get a
+later correction (verified by a tool for facts, a user's word otherwise); some facts get a wrong,
+unverified denial.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reverie.eval.phrases import Frame, Phrasebook
-from reverie.eval.plan import Draft, SessionPlan, after, in_module, of_agent, place
+from reverie.eval.plan import Draft, SessionPlan, after, in_module, of_agent, place, say_in
 from reverie.eval.truth import Agent, Recurrence
 
 
@@ -157,11 +158,7 @@ def _lessons(spec: KnowledgeSpec, book: Phrasebook, project: str, pool: list[Ses
         if not chosen:
             continue
         module = chosen[0].module
-        draft = Draft(f"{frame.key}:{project}/{module}", frame, project, module, recurrence=recurrence)
-        for session in sorted(chosen, key=lambda s: s.start):
-            session.mentions.append((draft, "statement"))
-            draft.sessions.append(session)
-        drafts.append(draft)
+        drafts.append(say_in(Draft(f"{frame.key}:{project}/{module}", frame, project, module, recurrence=recurrence), chosen))
     return drafts
 
 
@@ -172,11 +169,7 @@ def _team_lessons(spec: KnowledgeSpec, book: Phrasebook, sessions: Sequence[Sess
     drafts = []
     for frame in frames if len(projects) >= 2 else []:
         chosen = [s for p in rng.sample(projects, 2) for s in _one_per_agent([s for s in sessions if s.project == p], 2, rng)]
-        draft = Draft(f"{frame.key}:team", frame, chosen[0].project, None, recurrence="cross_project")
-        for session in sorted(chosen, key=lambda s: s.start):
-            session.mentions.append((draft, "statement"))
-            draft.sessions.append(session)
-        drafts.append(draft)
+        drafts.append(say_in(Draft(f"{frame.key}:team", frame, chosen[0].project, None, recurrence="cross_project"), chosen))
     return drafts
 
 

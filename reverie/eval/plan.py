@@ -102,6 +102,14 @@ def place(draft: Draft, pool: Sequence[SessionPlan], n: int, kind: MentionKind, 
     return bool(chosen)
 
 
+def say_in(draft: Draft, sessions: Sequence[SessionPlan]) -> Draft:
+    """Say ``draft`` once in each of ``sessions`` (as plain statements)."""
+    for session in sorted(sessions, key=lambda s: s.start):
+        session.mentions.append((draft, "statement"))
+        draft.sessions.append(session)
+    return draft
+
+
 def after(pool: Sequence[SessionPlan], moment: datetime) -> list[SessionPlan]:
     return [s for s in pool if s.start > moment]
 
