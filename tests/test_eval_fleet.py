@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
+import sys
 from functools import cache
+
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,6 +56,15 @@ def test_one_seed_gives_one_scenario() -> None:
     first = generate(TINY, DEV, DEV_SEED).model_dump_json()
     assert generate(TINY, DEV, DEV_SEED).model_dump_json() == first
     assert generate(TINY, DEV, DEV_SEED + 1).model_dump_json() != first
+
+
+def test_one_seed_gives_one_scenario_in_every_process() -> None:
+    """Nothing depends on string hashing: another process with another hash seed writes the same bytes."""
+    script = ("import hashlib; from reverie.eval.fleet import generate, FleetConfig; from reverie.eval.phrases.dev import DEV; "
+              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7).model_dump_json().encode()).hexdigest())")
+    other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "12345", "PATH": ""}, cwd=Path(__file__).resolve().parents[1])
+    assert other.stdout.strip() == hashlib.sha256(generate(TINY, DEV, 7).model_dump_json().encode()).hexdigest()
 
 
 def test_frozen_splits_use_their_own_seed_and_phrasebook() -> None:

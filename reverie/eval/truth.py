@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 ItemType = Literal["preference", "constraint", "lesson", "procedure", "verified_fact"]
 ItemRole = Literal["truth", "stale", "wrong"]
@@ -68,6 +68,10 @@ class Item(Model):
     stale_at: datetime | None = None
     contradicts: str | None = Field(default=None, description="for a wrong claim: the fact it denies")
     recurrence: Recurrence = "not_a_lesson"
+
+    @field_serializer("visible_to")
+    def _sorted(self, value: frozenset[str]) -> list[str]:
+        return sorted(value)  # the same scenario dumps the same in every process
 
     @property
     def promotable(self) -> bool:
