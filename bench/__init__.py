@@ -1,0 +1,1 @@
+"""The benchmark suite: ``python -m bench`` (see ``bench/__main__.py``; entries register in ``bench.registry``)."""

@@ -1,0 +1,105 @@
+"""Fleet scenario benchmark: the same sessions and questions for every arm, dev and held-out seeds.
+
+Arms: memory off, raw-log stacking (dense, the "version A" of seed 004) and its hybrid variant (the
+strongest raw baseline), and Reverie ("version B") when asked for with ``--arms reverie``.
+Held-out numbers are the ones to quote; the dev scenario is the one to tune on.
+"""
+
+from __future__ import annotations
+
+from bench.registry import Context, Measure, Outcome, Table, register
+from reverie.eval.arms import MemoryArm, MemoryOff, build_reverie_arm
+from reverie.eval.compare import ArmRun, run_arm
+from reverie.eval.fleet import FleetConfig, Scenario, Split, fleet_scenario
+from reverie.eval.metrics import QualityReport
+from reverie.eval.rawlog import RawLog, RawLogArm
+
+BASELINE = "raw"
+_KINDS = ("own", "shared", "corrected", "control")
+
+
+def _arms(ctx: Context, split: Split) -> list[MemoryArm]:
+    log = RawLog(ctx.store_settings(f"fleet-{split}-raw"), ctx.embedder, ctx.counter)
+    arms: list[MemoryArm] = [MemoryOff(), RawLogArm(log, "dense"), RawLogArm(log, "hybrid")]
+    if "reverie" in ctx.options.get("arms", "").split(","):
+        arms.append(build_reverie_arm(ctx.store_settings(f"fleet-{split}-reverie")))
+    return arms
+
+
+def _run(ctx: Context, scenario: Scenario) -> list[ArmRun]:
+    runs, ingested = [], False
+    for arm in _arms(ctx, scenario.name):  # type: ignore[arg-type]
+        shared_log = isinstance(arm, RawLogArm)
+        runs.append(run_arm(arm, scenario, ctx.counter, token_budget=ctx.settings.retrieval.token_budget,
+                            ingest=not (shared_log and ingested)))
+        ingested = ingested or shared_log
+        arm.close()
+    return runs
+
+
+def _pct(value: float | None) -> float | None:
+    return None if value is None else round(100 * value, 1)
+
+
+def _retrieval_row(run: ArmRun) -> list:
+    r = run.report
+    return [r.arm, _pct(r.hit_rate), *(_pct(r.hit_rate_by_kind.get(k)) for k in _KINDS), _pct(r.precision_at_k),
+            round(r.context_tokens), round(r.offtopic_tokens), _pct(r.context_savings), _pct(r.error_recurrence),
+            _pct(r.wrong_feedback_recalled), _pct(r.irrelevant_share), r.leaks, r.secrets_surfaced,
+            r.injections_surfaced, round(run.retrieve_ms_mean, 1)]
+
+
+def _store_row(run: ArmRun) -> list:
+    r = run.report
+    return [r.arm, r.notes, r.active_notes, _pct(r.dedup_rate), _pct(r.redundant_share), _pct(r.conflict_rate),
+            _pct(r.unresolved_contradictions), _pct(r.overturned_share), _pct(r.overturned_still_active),
+            _pct(r.wrong_feedback_kept), _pct(r.promotion_precision), _pct(r.promotion_recall), r.secrets_stored,
+            r.injections_shared, round(run.ingest_seconds + run.settle_seconds, 1)]
+
+
+_RETRIEVAL_COLUMNS = [
+    "arm", "hit@5 %", "own", "shared", "corrected", "control", "precision@5 %", "tokens/question",
+    "tokens off-topic", "savings vs whole history %", "error recurrence %", "wrong feedback recalled %",
+    "irrelevant items %", "leaks", "secrets", "injections surfaced", "ms/question",
+]
+_STORE_COLUMNS = [
+    "arm", "notes", "active", "dedup %", "redundant %", "conflict %", "unresolved contradictions %",
+    "overturned %", "overturned still active %", "wrong feedback kept %", "promotion precision %",
+    "promotion recall %", "secrets stored", "injections shared", "ingest+settle s",
+]
+
+
+def _measures(split: str, reports: dict[str, QualityReport]) -> list[Measure]:
+    base = reports[BASELINE]
+    found = []
+    for name, report in reports.items():
+        if name == BASELINE:
+            continue
+        found.append(Measure(f"{split} hit@5: {name}", _pct(report.hit_rate), "%", BASELINE, _pct(base.hit_rate)))
+        found.append(Measure(f"{split} tokens/question: {name}", round(report.context_tokens, 1), "tokens", BASELINE,
+                             round(base.context_tokens, 1)))
+    return found
+
+
+def _describe(scenario: Scenario) -> str:
+    t = scenario.truth
+    events = sum(len(r.events) for r in scenario.requests)
+    return (f"{scenario.name} (seed {scenario.seed}, phrasebook {scenario.phrasebook}): {len(t.agents)} agents, "
+            f"{len(scenario.requests)} sessions, {events} events, {len(t.items)} items, {len(t.queries)} questions, "
+            f"{len(t.canaries)} planted secrets")
+
+
+@register("fleet", "Fleet scenario: memory off vs raw-log stacking vs Reverie")
+def fleet(ctx: Context) -> Outcome:
+    config = FleetConfig.quick() if ctx.quick else FleetConfig()
+    outcome = Outcome(notes=["held-out is the scenario to quote; dev is the one tuned on"])
+    for split in ("heldout", "dev"):
+        scenario = fleet_scenario(split, config)  # type: ignore[arg-type]
+        runs = _run(ctx, scenario)
+        outcome.notes.append(_describe(scenario))
+        outcome.tables.append(Table(f"{split}: retrieval ({ctx.settings.retrieval.token_budget}-token budget)",
+                                    _RETRIEVAL_COLUMNS, [_retrieval_row(r) for r in runs]))
+        outcome.tables.append(Table(f"{split}: memory store", _STORE_COLUMNS, [_store_row(r) for r in runs]))
+        outcome.measures += _measures(split, {r.report.arm: r.report for r in runs})
+        outcome.problems += [f"{split} {r.report.arm}: {p}" for r in runs for p in r.report.problems()]
+    return outcome

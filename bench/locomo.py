@@ -1,0 +1,103 @@
+"""LoCoMo benchmark: turn-level evidence recall per category at the retrieval token budget (600).
+
+Every conversation is its own agent's memory. The three raw baselines run in the same process on
+the same stored turns with the same embedder: dense, BM25, and their reciprocal-rank fusion (the
+hybrid baseline). Any other arm (Reverie, with ``--arms reverie``) is scored counting at most as many
+cited turns, in rank order, as the hybrid baseline fitted in the budget for the same question.
+``--quick`` uses the first conversation only. The data path is ``--locomo PATH``. Options (``--option``):
+``locomo_captions=0`` leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per
+injected item instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.registry import Context, Measure, Outcome, Table, register
+from reverie.eval.arms import MemoryArm, Retrieval, build_reverie_arm
+from reverie.eval.evidence import RecallTable, cited_turns, score
+from reverie.eval.locomo import CATEGORIES, SCORED, Locomo, Question, load_locomo
+from reverie.eval.memo import MemoEmbedder
+from reverie.eval.rawlog import RawLog, RawLogArm
+
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
+HYBRID = "raw-hybrid"
+#: Measured earlier on this machine (the issue's figures); shown beside this run's, never used in scoring.
+REFERENCE = {"raw": 52.7, "raw-lexical": 55.7, "raw-hybrid": 62.2}
+
+
+def ask(arm: MemoryArm, questions: Sequence[Question], budget: int) -> list[Retrieval]:
+    return [arm.retrieve(q.sample_id, q.text, q.sample_id, budget) for q in questions]
+
+
+def _row(table: RecallTable) -> list:
+    per = [round(100 * table.per_category[c], 1) if c in table.per_category else None for c in SCORED]
+    return [table.arm, *per, round(100 * table.overall, 1), REFERENCE.get(table.arm), round(table.mean_turns, 1),
+            round(table.mean_tokens)]
+
+
+def _problems(tables: list[RecallTable], retrievals: dict[str, list[Retrieval]], budget: int) -> list[str]:
+    found = [f"{t.arm}: no questions were scored" for t in tables if not t.questions]
+    found += [f"{t.arm}: recall {t.overall} outside [0, 1]" for t in tables if not 0.0 <= t.overall <= 1.0]
+    for arm, answers in retrievals.items():
+        over = sum(1 for r in answers if r.tokens > budget)
+        if over:
+            found.append(f"{arm}: {over} retrievals over the {budget}-token budget")
+    return found
+
+
+def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int) -> tuple[list[RecallTable], dict[str, list[Retrieval]]]:
+    embedder = MemoEmbedder(ctx.embedder)
+    overhead = int(ctx.options.get("item_overhead", "2"))
+    depth = int(ctx.options.get("fusion_depth", "10000"))
+    log = RawLog(ctx.store_settings("locomo-raw"), embedder, ctx.counter, item_overhead=overhead, fusion_depth=depth)
+    log.ingest([r for c in data.conversations for r in c.requests])
+    embedder.embed([q.text for q in questions])
+    retrievals = {arm.name: ask(arm, questions, budget) for arm in
+                  (RawLogArm(log, "dense"), RawLogArm(log, "lexical"), RawLogArm(log, "hybrid"))}
+    tables = [score(name, questions, answers) for name, answers in retrievals.items()]
+    caps = [len(cited_turns(r)) for r in retrievals[HYBRID]]
+    for arm in _other_arms(ctx):
+        arm.ingest([r for c in data.conversations for r in c.requests])
+        arm.settle()
+        retrievals[arm.name] = ask(arm, questions, budget)
+        tables.append(score(arm.name, questions, retrievals[arm.name], caps))
+        arm.close()
+    return tables, retrievals
+
+
+def _other_arms(ctx: Context) -> list[MemoryArm]:
+    if "reverie" in ctx.options.get("arms", "").split(","):
+        return [build_reverie_arm(ctx.store_settings("locomo-reverie"))]
+    return []
+
+
+@register("locomo", "LoCoMo: turn-level evidence recall at a 600-token budget, categories 1-4")
+def locomo(ctx: Context) -> Outcome:
+    path = Path(ctx.options.get("locomo") or DEFAULT_PATH)
+    if not path.is_file():
+        missing = f"no LoCoMo file at {path}; pass --locomo PATH to locomo10.json"
+        return Outcome(notes=[missing], problems=[] if ctx.quick else [missing])
+    captions = ctx.options.get("locomo_captions", "1") != "0"
+    data = load_locomo(path, captions=captions, limit=1 if ctx.quick else None)
+    questions = list(data.questions())
+    budget = ctx.settings.retrieval.token_budget
+    tables, retrievals = _run_arms(ctx, data, questions, budget)
+    by_arm = {t.arm: t for t in tables}
+    hybrid = by_arm[HYBRID]
+    columns = ["arm", *(f"{c} {CATEGORIES[c]}" for c in SCORED), "all (1-4)", "reference (earlier run)",
+               "turns/question", "tokens/question"]
+    quirks = data.quirks.as_dict()
+    return Outcome(
+        measures=[Measure(f"evidence recall: {t.arm}", round(100 * t.overall, 1), "%", HYBRID,
+                          round(100 * hybrid.overall, 1)) for t in tables if t.arm != HYBRID],
+        tables=[Table(f"evidence recall % ({len(questions)} questions, {len(data.conversations)} conversations, "
+                      f"{budget}-token budget)", columns, [_row(t) for t in tables]),
+                Table("data quirks handled", ["quirk", "count"], [[k, v] for k, v in quirks.items()])],
+        notes=[f"questions per category: {hybrid.counts}",
+               f"each turn is 'Speaker: text'{' (+ [shares <caption>] for shared images)' if captions else ''}; each "
+               f"injected item costs its tokens (bundled MiniLM tokenizer) + {ctx.options.get('item_overhead', '2')} "
+               "for its delimiters; hybrid = RRF (k=60) of the whole dense and BM25 rankings"],
+        problems=_problems(tables, retrievals, budget),
+    )

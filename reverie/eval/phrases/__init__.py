@@ -1,0 +1,64 @@
+"""Phrasebooks: the wording a fleet scenario is written in.
+
+A :class:`Frame` is one kind of knowledge with its paraphrases (statements), the questions that
+should retrieve it (worded differently from every statement) and, where the knowledge has a value
+that can change, how a correction, a tool's verification and a wrong claim are said. Slots:
+``{module}``, ``{project}``, ``{value}``, ``{old}`` (the value a correction replaces). Secrets and
+personal data are ``(kind, template)`` pairs whose ``{value}`` is a planted canary of that kind
+(see :mod:`reverie.eval.canaries`).
+
+Two phrasebooks exist and must stay apart: ``dev`` (tune on it) and ``heldout`` (report on it),
+written independently, with different content and wording, and never from the extractor's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reverie.eval.truth import ItemType
+
+
+@dataclass(frozen=True)
+class Frame:
+    key: str
+    type: ItemType
+    subject: str
+    topic: str
+    statements: tuple[str, ...]
+    questions: tuple[str, ...]
+    values: tuple[str, ...] = ()
+    corrections: tuple[str, ...] = ()
+    verifications: tuple[str, ...] = ()
+    wrong_claims: tuple[str, ...] = ()
+
+    @property
+    def correctable(self) -> bool:
+        return len(self.values) >= 2 and bool(self.corrections)
+
+    @property
+    def contestable(self) -> bool:
+        """A verified fact that a wrong claim can deny."""
+        return len(self.values) >= 2 and bool(self.wrong_claims) and bool(self.verifications)
+
+
+@dataclass(frozen=True)
+class Phrasebook:
+    name: str
+    start: str = "2026-03-02T08:00:00Z"
+    projects: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    frames: tuple[Frame, ...] = ()
+    greetings: tuple[str, ...] = ()
+    chatter: tuple[str, ...] = ()
+    topical_chatter: tuple[str, ...] = ()
+    tool_noise: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    closings: tuple[str, ...] = ()
+    secrets: tuple[tuple[str, str], ...] = ()
+    personal_data: tuple[tuple[str, str], ...] = ()
+    injections: tuple[str, ...] = ()
+    offtopic_questions: tuple[str, ...] = ()
+
+    def frames_of(self, item_type: ItemType) -> tuple[Frame, ...]:
+        return tuple(f for f in self.frames if f.type == item_type)

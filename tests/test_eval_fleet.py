@@ -1,0 +1,176 @@
+"""The fleet scenario generator: seeded, consistent ground truth, held-out wording apart from dev."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from functools import cache
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reverie.capture import prepare_events
+from reverie.clock import ManualClock
+from reverie.eval.fleet import FleetConfig, Scenario, fleet_scenario, generate
+from reverie.eval.phrases import Phrasebook
+from reverie.eval.phrases.dev import DEV
+from reverie.eval.phrases.heldout import HELDOUT
+from reverie.eval.seeds import DEV_SEED, HELDOUT_SEED
+from reverie.privacy import Masker
+from reverie.settings import CaptureSettings, PrivacySettings
+
+TINY = FleetConfig(agents=6, projects=2, modules_per_project=2, days=4)
+
+
+@cache
+def quick(split: str) -> Scenario:
+    return fleet_scenario(split, FleetConfig.quick())  # type: ignore[arg-type]
+
+
+def _events(scenario: Scenario) -> dict:
+    return {e.event_id: (r, e) for r in scenario.requests for e in r.events}
+
+
+def check_invariants(scenario: Scenario) -> None:
+    truth, events = scenario.truth, _events(scenario)
+    assert set(truth.labels) == set(events)
+    for label in truth.labels.values():
+        request, _ = events[label.event_id]
+        assert (label.agent_id, label.session_id, label.project) == (request.agent_id, request.session_id, request.project)
+        assert label.item_id is None or label.event_id in truth.items[label.item_id].events
+    for item in truth.items.values():
+        assert item.events and all(truth.labels[e].item_id == item.item_id for e in item.events)
+        assert set(item.agents) <= item.visible_to == truth.readers(item.scope)
+        assert min(events[e][1].ts for e in item.events) == item.first_said
+    for query in truth.queries:
+        assert all(truth.items[t].role == "truth" for t in query.targets)
+        assert all(truth.items[s].role in ("stale", "wrong") for s in query.stale)
+        assert query.agent_id in truth.agents
+        assert all(query.agent_id in truth.items[t].visible_to for t in query.targets)
+
+
+def test_one_seed_gives_one_scenario() -> None:
+    first = generate(TINY, DEV, DEV_SEED).model_dump_json()
+    assert generate(TINY, DEV, DEV_SEED).model_dump_json() == first
+    assert generate(TINY, DEV, DEV_SEED + 1).model_dump_json() != first
+
+
+def test_one_seed_gives_one_scenario_in_every_process() -> None:
+    """Nothing depends on string hashing: another process with another hash seed writes the same bytes."""
+    script = ("import hashlib; from reverie.eval.fleet import generate, FleetConfig; from reverie.eval.phrases.dev import DEV; "
+              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7).model_dump_json().encode()).hexdigest())")
+    other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "12345", "PATH": ""}, cwd=Path(__file__).resolve().parents[1])
+    assert other.stdout.strip() == hashlib.sha256(generate(TINY, DEV, 7).model_dump_json().encode()).hexdigest()
+
+
+def test_frozen_splits_use_their_own_seed_and_phrasebook() -> None:
+    assert (quick("dev").seed, quick("dev").phrasebook) == (DEV_SEED, "dev")
+    assert (quick("heldout").seed, quick("heldout").phrasebook) == (HELDOUT_SEED, "heldout")
+    check_invariants(quick("dev"))
+    check_invariants(quick("heldout"))
+
+
+def _sentences(book: Phrasebook) -> set[str]:
+    found = {t for f in book.frames for t in (*f.statements, *f.questions, *f.corrections, *f.verifications, *f.wrong_claims)}
+    return found | set(book.chatter) | set(book.topical_chatter) | set(book.injections) | set(book.offtopic_questions)
+
+
+def test_heldout_wording_and_content_are_apart_from_dev() -> None:
+    assert not _sentences(DEV) & _sentences(HELDOUT)
+    assert not {f.key for f in DEV.frames} & {f.key for f in HELDOUT.frames}
+    assert not set(DEV.projects) & set(HELDOUT.projects)
+    assert not set(DEV.modules) & set(HELDOUT.modules)
+
+
+def test_questions_are_worded_apart_from_what_was_said() -> None:
+    for scenario in (quick("dev"), quick("heldout")):
+        texts = {e.text.lower() for r in scenario.requests for e in r.events}
+        for query in scenario.truth.queries:
+            assert query.text.lower() not in texts
+            assert not any(len(t) > 20 and t in query.text.lower() for t in texts)
+
+
+def test_every_kind_of_knowledge_and_question_is_present() -> None:
+    for scenario in (quick("dev"), quick("heldout")):
+        truth = scenario.truth
+        kinds = {(i.type, i.role) for i in truth.items.values()}
+        assert {("preference", "truth"), ("constraint", "truth"), ("procedure", "truth"), ("lesson", "truth"),
+                ("verified_fact", "truth"), ("verified_fact", "wrong")} <= kinds
+        assert any(i.role == "stale" and i.type == "verified_fact" for i in truth.items.values())
+        assert any(i.role == "stale" and i.type != "verified_fact" for i in truth.items.values())
+        assert {"own", "shared", "corrected", "control", "offtopic"} == {q.kind for q in truth.queries}
+        assert {lab.kind for lab in truth.labels.values()} >= {"chatter", "noise", "secret", "injection", "wrong_claim"}
+
+
+def test_lessons_recur_in_the_planned_patterns() -> None:
+    lessons = [i for s in (quick("dev"), quick("heldout")) for i in s.truth.items.values() if i.type == "lesson"]
+    assert {i.recurrence for i in lessons} == {"promotable", "two_sessions", "one_agent", "cross_project"}
+    for lesson in lessons:
+        sessions, agents = len(set(lesson.sessions)), len(set(lesson.agents))
+        assert {"promotable": sessions >= 3 and agents >= 3, "two_sessions": sessions == 2,
+                "one_agent": sessions >= 3 and agents == 1, "cross_project": sessions >= 4 and agents >= 4,
+                }[lesson.recurrence], lesson
+        assert lesson.scope.startswith(("module:", "project:")) or lesson.recurrence == "cross_project"
+        assert lesson.scope != "team" or lesson.recurrence == "cross_project"
+
+
+def test_each_item_is_readable_by_its_scope_only() -> None:
+    truth = quick("dev").truth
+    for item in truth.items.values():
+        if item.type == "preference":
+            assert item.scope == f"personal:{item.owner}" and item.visible_to == {item.owner}
+        elif item.scope == "team":
+            projects = {truth.labels[e].project for e in item.events}
+            assert len(projects) == 2 and item.visible_to == set(truth.agents)
+        else:
+            assert item.visible_to == {a for a, agent in truth.agents.items() if agent.project == item.project}
+
+
+def test_shared_questions_come_from_teammates_who_never_heard_the_lesson() -> None:
+    truth = quick("dev").truth
+    shared = [q for q in truth.queries if q.kind == "shared"]
+    assert shared
+    for query in shared:
+        lesson = truth.items[query.targets[0]]
+        assert lesson.promotable and query.agent_id not in lesson.agents and query.agent_id in lesson.visible_to
+
+
+def test_corrections_come_later_and_only_facts_are_corrected_by_a_tool() -> None:
+    for scenario in (quick("dev"), quick("heldout")):
+        truth, events = scenario.truth, _events(scenario)
+        for old in (i for i in truth.items.values() if i.role == "stale"):
+            new = truth.items[old.superseded_by]  # type: ignore[index]
+            assert max(events[e][1].ts for e in old.events) < new.first_said == old.stale_at
+            verified = [events[e][1].verified for e in new.events]
+            assert any(verified) if old.type == "verified_fact" else not any(verified)
+
+
+def test_wrong_claims_are_unverified_later_and_heard_by_the_control_asker() -> None:
+    truth, events = quick("dev").truth, _events(quick("dev"))
+    for wrong in (i for i in truth.items.values() if i.role == "wrong"):
+        fact = truth.items[wrong.contradicts]  # type: ignore[index]
+        assert fact.verified and not any(events[e][1].verified for e in wrong.events)
+        assert min(events[e][1].ts for e in wrong.events) > fact.first_said
+        controls = [q for q in truth.queries if q.kind == "control" and wrong.item_id in q.stale]
+        assert controls and all(q.agent_id in wrong.agents for q in controls)
+
+
+def test_planted_secrets_are_in_the_events_and_masked_at_capture() -> None:
+    masker, clock = Masker(PrivacySettings()), ManualClock()
+    for scenario in (quick("dev"), quick("heldout")):
+        events = _events(scenario)
+        assert scenario.truth.canaries
+        stored = {e.event_id: e.text for r in scenario.requests for e in prepare_events(r, masker, clock, CaptureSettings())}
+        for canary in scenario.truth.canaries:
+            assert canary.value in events[canary.event_id][1].text
+            assert canary.value not in stored[canary.event_id]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_any_seed_gives_consistent_ground_truth(seed: int) -> None:
+    check_invariants(generate(TINY, DEV, seed))
