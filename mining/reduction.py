@@ -145,7 +145,7 @@ class UmapReduction:
         return self.embedding_
 
     def transform(self, vectors: np.ndarray) -> np.ndarray:
-        """UMAP's transform over our exact neighbours: membership-weighted start, then SGD epochs."""
+        """UMAP's transform over our exact neighbours: membership-weighted start, then a third of the fit's SGD epochs."""
         if self.train_ is None or self.embedding_ is None:
             raise RuntimeError("UmapReduction.transform before fit_transform")
         if len(vectors) == 0:
@@ -153,7 +153,7 @@ class UmapReduction:
         umap = _umap()
         graph = self._membership(umap, np.asarray(vectors, dtype=np.float32))
         start = self._start(graph)
-        epochs = max(1, self.n_epochs)
+        epochs = max(1, self.n_epochs // 3)  # a third of the fit's epochs, as umap-learn's own transform
         graph.data[graph.data < graph.data.max() / float(epochs)] = 0.0
         graph.eliminate_zeros()
         rng_state = np.random.RandomState(self.seed).randint(np.iinfo(np.int32).min + 1, np.iinfo(np.int32).max, 3).astype(np.int64)

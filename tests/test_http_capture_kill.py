@@ -1,0 +1,101 @@
+"""Every event the service acknowledged (202) survives a SIGKILL of the process that holds the
+agent's memory actor in the middle of a burst of captures over HTTP (DESIGN §3: nothing
+acknowledged is ever lost). The whole stack is real: the Serve app, the directory, the agent actors,
+the store gateway and the embedding service on the session's Ray, and LanceDB in a temp folder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+import ray
+from ray import serve as ray_serve
+
+from actors.launch import Memory, start_memory
+from reverie.embed import spec_for
+from reverie.settings import ActorSettings, Settings
+from reverie.store import Store
+from serve.app import build_app
+from serve.keys import KeysFile
+from serving import served_settings
+
+
+@dataclass
+class Stack:
+    settings: Settings
+    memory: Memory
+    url: str
+    key: str
+
+
+@pytest.fixture(scope="module")
+def stack(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    root: Path = tmp_path_factory.mktemp("capture-kill")
+    settings = served_settings(root, actors=ActorSettings(namespace=f"test-kill-{os.getpid()}"))
+    key = KeysFile(Path(settings.auth.keys_file or "")).add("ops", "admin", ["*"])
+    memory = start_memory(settings, ticker=False)
+    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
+    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
+    try:
+        yield Stack(settings, memory, f"http://127.0.0.1:{settings.serve.port}", key)
+    finally:
+        ray_serve.shutdown()
+        memory.stop()
+
+
+@dataclass
+class Burst:
+    acknowledged: set[str] = field(default_factory=set)
+    refused: int = 0
+    pending_at_kill: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _post(client: httpx.Client, agent: str, request_no: int, burst: Burst) -> None:
+    ids = [f"{agent}-r{request_no}-e{i}" for i in range(4)]
+    body = {"agent_id": agent, "session_id": f"{agent}-s{request_no % 5}", "project": "atlas",
+            "events": [{"event_id": i, "role": "user", "text": f"Step {i} of the deploy ran."} for i in ids]}
+    try:
+        answer = client.post("/v1/events", json=body)
+    except httpx.TransportError:
+        answer = None
+    with burst.lock:
+        if answer is not None and answer.status_code == 202:
+            burst.acknowledged.update(answer.json()["event_ids"])
+        else:
+            burst.refused += 1
+
+
+def _burst(stack: Stack, agent: str, requests: int, kill_after: int) -> Burst:
+    burst = Burst()
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    with httpx.Client(base_url=stack.url, headers=headers, timeout=60) as client, ThreadPoolExecutor(4) as pool:
+        _post(client, agent, 0, burst)  # the agent's actor is live from here on
+        pid = ray.get(stack.memory.directory.activate.remote(agent))
+        futures = [pool.submit(_post, client, agent, n, burst) for n in range(1, requests)]
+        while len(burst.acknowledged) < 4 * kill_after:
+            time.sleep(0.005)
+        os.kill(pid, signal.SIGKILL)
+        burst.pending_at_kill = sum(not f.done() for f in futures)
+        for future in futures:
+            future.result()
+    return burst
+
+
+@pytest.mark.parametrize("run", [1, 2, 3])
+def test_sigkill_during_a_capture_burst_loses_no_acknowledged_event(stack: Stack, run: int) -> None:
+    agent = f"burst-{run}"
+    burst = _burst(stack, agent, requests=30, kill_after=2 * run)
+    store = Store.open(stack.settings.store, spec_for(stack.settings.embedding))
+    stored = {e.event_id for e in store.events.query(agent_id=agent)}
+    assert burst.pending_at_kill > 0, "the kill came after the burst"
+    assert burst.acknowledged <= stored, f"{len(burst.acknowledged - stored)} acknowledged events are missing"
+    assert len(stored) == len({*stored})
