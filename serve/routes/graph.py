@@ -1,0 +1,96 @@
+"""The team graph and the map of a project, as the analysts' explorer and the exports read them.
+
+Personal notes are the caller's to see only for admins: for anyone else they are left out of the
+graph (with their edges) and are bare points on the map (where they lie and in which cluster, never
+what they say), so the shape of what the fleet learnt shows without anyone's private notes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Response
+
+from reverie.api import MapPoint, MemoryMap
+from reverie.errors import ValidationError
+from reverie.ports import MapPoint as MinedPoint
+from reverie.store import NoteFilter
+from serve.access import Principal, is_personal, require, require_project
+from serve.layout import lay_out
+from serve.routes.context import ERRORS, NAME, Caller, Deps, NameQuery
+from serve.services import Services
+
+router = APIRouter(prefix="/v1", responses=ERRORS, tags=["mining and graph"])
+
+GRAPHML = "application/graphml+xml"
+ProjectQuery = Annotated[str, Query(pattern=NAME, description="a project name")]
+NOTE_COLUMNS = ["type", "scope", "status", "subject", "statement"]
+
+
+def _project(principal: Principal, project: str | None) -> str | None:
+    """The project to read: the one asked for (if the key covers it); all only for all-project keys."""
+    require(principal, "graph.read")
+    if project is not None:
+        require_project(principal, project)
+    elif not principal.all_projects:
+        raise ValidationError("name the project: ?project=<name> (this key covers only some projects)", field="project")
+    return project
+
+
+@router.get("/graph")
+def graph(
+    principal: Caller, deps: Deps, project: NameQuery = None,
+    current: Annotated[bool, Query(description="only what is valid now (no invalid_at)")] = False,
+    layout: Annotated[bool, Query(description="add x, y to every node: a layout anchored on the notes' map")] = False,
+) -> dict[str, Any]:
+    """The team graph as node-link JSON (nodes carry ``kind``; edges ``kind``, ``valid_from``, ``invalid_at``)."""
+    chosen = _project(principal, project)
+    found = deps.mining.graph(chosen, personal=principal.is_admin, current=current)
+    if layout:
+        lay_out(found, deps.mining.map(chosen) if chosen is not None else [])
+    return found
+
+
+@router.get("/graph.graphml", response_class=Response, responses={200: {"content": {GRAPHML: {}}, "description": "GraphML"}})
+def graphml(principal: Caller, deps: Deps, project: NameQuery = None) -> Response:
+    """The team graph as GraphML (lists and dicts as JSON strings)."""
+    chosen = _project(principal, project)
+    return Response(deps.mining.graphml(chosen, personal=principal.is_admin), media_type=GRAPHML)
+
+
+@router.get("/graph/subjects/{subject}")
+def subject(
+    subject: Annotated[str, Path(min_length=1, max_length=200)], principal: Caller, deps: Deps,
+    project: NameQuery = None, depth: Annotated[int, Query(ge=1, le=4)] = 2,
+) -> dict[str, Any]:
+    """Everything within ``depth`` hops of a subject (current elements only), as node-link JSON."""
+    chosen = _project(principal, project)
+    return deps.mining.subject(subject, chosen, depth=depth, personal=principal.is_admin)
+
+
+@router.get("/map", response_model=MemoryMap)
+def memory_map(principal: Caller, deps: Deps, project: ProjectQuery) -> MemoryMap:
+    """The 2-D map of the project's notes (UMAP of their vectors): position, cluster (-1: noise), pattern."""
+    _project(principal, project)
+    mined = deps.mining.map(project)
+    notes = _notes(deps, project)
+    points = [_point(principal, p, notes.get(p.note_id, {})) for p in mined if p.note_id in notes]
+    return MemoryMap(project=project, points=points)
+
+
+def _notes(deps: Services, project: str) -> dict[str, dict[str, Any]]:
+    table = deps.store.notes.frame(NoteFilter(project=project), columns=NOTE_COLUMNS)
+    columns = {name: table[name].to_pylist() for name in ["note_id", *NOTE_COLUMNS]}
+    return {
+        note_id: {name: columns[name][i] for name in NOTE_COLUMNS}
+        for i, note_id in enumerate(columns["note_id"])
+    }
+
+
+def _point(principal: Principal, mined: MinedPoint, note: dict[str, Any]) -> MapPoint:
+    where = {"x": mined.x, "y": mined.y, "cluster": mined.cluster, "pattern_id": mined.pattern_id,
+             "status": note["status"]}
+    if is_personal(note["scope"]) and not principal.is_admin:
+        return MapPoint(note_id=None, scope="personal", **where)
+    return MapPoint(note_id=mined.note_id, scope=note["scope"], type=note["type"], subject=note["subject"],
+                    statement=note["statement"], **where)
