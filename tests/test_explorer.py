@@ -32,7 +32,7 @@ from serve.routes.ui import UI_DIR
 from serving import Served, served, served_settings
 
 NOTES = len(team_scenario()) + 1  # the planted note too; the quarantined one is never mined
-UI_FILES = [UI_DIR / "index.html", *sorted((UI_DIR / "assets").glob("*.*"))]
+UI_FILES = [UI_DIR / "index.html", *sorted(p for p in (UI_DIR / "assets").glob("*.*") if p.suffix in (".js", ".css"))]
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +46,10 @@ def app(ray_session: None, mined: Mined) -> Iterator[Served]:
         Path(mined.store.uri).parent, embedding={"provider": "minilm"}, mining={"schedule": False},
         actors={"namespace": f"t-ui-{uuid.uuid4().hex[:8]}"},
     )
-    handle = mining_service(settings)
-    ray.get(handle.runs.remote())
+    handle = mining_service(settings)  # it starts while Serve does
     try:
         with served(settings) as running:
+            ray.get(handle.runs.remote())
             yield running
     finally:
         ray.kill(handle)
@@ -143,7 +143,8 @@ def _open(browser: Browser, app: Served, who: str, problems: list[str]) -> Page:
     context = browser.new_context(viewport={"width": 1500, "height": 950})
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("console", lambda message: problems.append(f"console: {message.text}") if message.type == "error" else None)
+    page.on("console", lambda message: problems.append(f"console: {message.text} ({message.location['url']})")
+            if message.type == "error" else None)
     page.goto(f"{app.url}/ui/")
     assert page.is_visible("#key-form") and not page.is_visible("#views")
     page.fill("#key-input", app.keys[who])
@@ -214,10 +215,10 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     assert (decided["status"], decided["reviewer"], decided["decision_reason"]) == ("approved", "rev-atlas", "seen in three sessions; right")
     assert decided["pattern"]["status"] == "active"
     page.screenshot(path=screenshot_path("review"))
-    assert problems == []
+    assert problems == [], problems
 
 
-def test_the_timeline_rolls_a_batch_back_for_an_admin_after_confirmation(app: Served, browser: Browser) -> None:
+def test_the_timeline_rolls_a_batch_back_for_an_admin_after_confirmation(app: Served, mined: Mined, browser: Browser) -> None:
     with app.client("rev-atlas") as reviewer:
         item = reviewer.get("/v1/review", params={"project": PROJECT}).json()["items"][-1]
         rejected = reviewer.post(f"/v1/review/{item['item_id']}", json={"decision": "reject", "reason": "one agent only"}).json()
@@ -227,7 +228,7 @@ def test_the_timeline_rolls_a_batch_back_for_an_admin_after_confirmation(app: Se
     page.click("#tabs [data-tab='timeline']")
     page.wait_for_selector("#timeline[data-batches]")
     assert page.locator("#timeline .batch.mining").count() >= 1
-    assert "promoted" in page.text_content("#timeline .batch.mining .stats")
+    assert f"found.promoted: {len(mined.run.result['promoted'])}" in page.text_content("#timeline .batch.mining .stats")
     page.check("#timeline-kinds input[data-kind='edit']")
     row = page.locator(f"#timeline [data-batch='{rejected['batch_id']}']")
     dialogs: list[str] = []
@@ -238,7 +239,7 @@ def test_the_timeline_rolls_a_batch_back_for_an_admin_after_confirmation(app: Se
     page.screenshot(path=screenshot_path("timeline"))
     again = next(i for i in _get(app, "admin", "/v1/review", project=PROJECT)["items"] if i["item_id"] == item["item_id"])
     assert again["status"] == "pending"
-    assert problems == []
+    assert problems == [], problems
 
 
 # --- the exports of the command line ---------------------------------------------------------------

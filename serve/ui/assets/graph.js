@@ -19,6 +19,7 @@ export class GraphView {
     this.count = count;
     this.onSelect = onSelect;
     this.cy = null;
+    new ResizeObserver(() => this.resize()).observe(container); // the detail panel opens and closes beside it
     this.text = new Map(); // node id -> lower-case text searched
   }
 

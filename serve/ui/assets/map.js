@@ -20,6 +20,7 @@ export class MapView {
     this.onSelect = onSelect;
     this.patternText = patternText; // pattern id -> its statement (from the graph), for the tooltip
     this.cy = null;
+    new ResizeObserver(() => this.resize()).observe(container); // the detail panel opens and closes beside it
     this.points = [];
     this.colourBy = 'cluster';
   }

@@ -49,7 +49,7 @@ export class TimelineView {
   }
 
   item(batch) {
-    const stats = Object.entries(batch.stats || {}).map(([name, value]) => el('li', {}, `${name}: ${short(value)}`));
+    const stats = flat(batch.stats || {}).map(([name, value]) => el('li', {}, `${name}: ${short(value)}`));
     const row = el('li', { class: `batch ${batch.kind} ${batch.status}`, dataset: { batch: batch.batch_id } },
       el('div', { class: 'when' }, when(batch.committed_at || batch.created_at)),
       el('div', { class: 'what' },
@@ -102,6 +102,16 @@ export class TimelineView {
       row.scrollIntoView({ block: 'center' });
     }
   }
+}
+
+/** Nested stats as [dotted name, value] pairs; a list stands for how many it holds. */
+function flat(stats, prefix = '') {
+  return Object.entries(stats).flatMap(([name, value]) => {
+    const key = prefix ? `${prefix}.${name}` : name;
+    if (Array.isArray(value)) return [[key, value.length]];
+    if (value && typeof value === 'object') return flat(value, key);
+    return [[key, value]];
+  });
 }
 
 function short(value) {
