@@ -186,16 +186,23 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
     submitted = _now(page)
     page.click("#key-form button")
     first_visit = _mark(page, "graph-drawn", submitted) - submitted
-    reloads, drawing = [], []
+    reloads, drawing, phases = [], [], []
     for _ in range(3):
         page.reload()
         drawn = _mark(page, "graph-drawn")
         reloads.append(drawn)
-        drawing.append(drawn - _mark(page, "data-loaded"))
+        loaded = _mark(page, "data-loaded")
+        drawing.append(drawn - loaded)
+        marks = {name: _mark(page, name) for name in ("data-requested", "graph-indexed", "graph-created")}
+        phases.append({"before data": marks["data-requested"], "data": loaded - marks["data-requested"],
+                       "index": marks["graph-indexed"] - loaded, "cytoscape": marks["graph-created"] - marks["graph-indexed"],
+                       "paint": drawn - marks["graph-created"]})
     paths = [f"/v1/graph?project={PROJECT}&current=true&layout=true", f"/v1/map?project={PROJECT}"]
     data = [page.evaluate(FETCH, [paths, key]) for _ in range(3)]
     return {"first_visit_ms": first_visit, "reload_ms": statistics.median(reloads), "reloads_ms": reloads,
             "drawing_ms": statistics.median(drawing), "data_ms": statistics.median(data),
+            "phases_ms": {k: round(statistics.median(p[k] for p in phases), 1) for k in phases[0]},
+            "drawn_elements": int(page.get_attribute("#graph", "data-drawn")),
             "nodes": int(page.get_attribute("#graph", "data-nodes")), "edges": int(page.get_attribute("#graph", "data-edges")),
             "patterns": int(page.text_content("#legend [data-kind='pattern'] .count"))}
 

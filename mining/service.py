@@ -3,7 +3,7 @@
 It starts runs (manual ones at once, scheduled ones staggered over ``stagger_max``), refuses a
 second run of a project while one is active (409) and more than ``max_runs_per_hour`` manual runs
 of a project in an hour (429), supervises the pool, and answers the review queue, the team graph
-and the map. ``mining_service(settings)`` finds or creates the actor.
+(kept between calls until the store changes: ``mining.graph_cache``) and the map. ``mining_service(settings)`` finds or creates the actor.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import ray
 
 from mining.fits import Fits
 from mining.graph import TeamGraph
+from mining.graph_cache import GraphCache
 from mining.corpus import ELIGIBLE
 from mining.load import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
@@ -46,6 +47,7 @@ class Mining:
         self._store = Store.open(settings.store, spec_for(settings.embedding), self._clock)
         self._runs = RunBook(self._store)
         self._queue = ReviewQueue(self._store)
+        self._graphs = GraphCache(self._store)
         self._load_actor = load_signal(settings)
         pool_store = Store(settings.store, spec_for(settings.embedding), self._clock)
         self.pool = Pool(settings, pool_store, self._clock, RemoteLoad(self._load_actor))
@@ -158,6 +160,10 @@ class Mining:
 
     # --- graph and map ----------------------------------------------------------------------------
     def team_graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> TeamGraph:
+        """The graph of a project (``None``: all), kept between calls until the store changes."""
+        return self._graphs.get((project, personal, current), lambda: self._build_graph(project, personal, current))
+
+    def _build_graph(self, project: str | None, personal: bool, current: bool) -> TeamGraph:
         graph = TeamGraph.load(self._store, project)
         graph = graph.current() if current else graph
         return graph if personal else graph.without_personal()

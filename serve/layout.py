@@ -133,10 +133,9 @@ def _scaled(placed: dict[str, Point]) -> dict[str, Point]:
         return {}
     xs = [p[0] for p in placed.values()]
     ys = [p[1] for p in placed.values()]
-    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
-    scale = SIZE / span
-    top = max(ys)
-    return {n: (round((x - min(xs)) * scale, 2), round((top - y) * scale, 2)) for n, (x, y) in placed.items()}
+    left, top = min(xs), max(ys)
+    scale = SIZE / (max(max(xs) - left, top - min(ys)) or 1.0)
+    return {n: (round((x - left) * scale, 2), round((top - y) * scale, 2)) for n, (x, y) in placed.items()}
 
 
 def _centroid(spots: Sequence[Point]) -> Point:

@@ -152,17 +152,22 @@ def _open(browser: Browser, app: Served, who: str, problems: list[str]) -> Page:
     return page
 
 
-def _screen_point(page: Page, view: str, node_id: str) -> tuple[float, float]:
+def _on_graph(page: Page, node_id: str) -> tuple[float, float]:
+    """Where a node of the graph is drawn (client coordinates), from cytoscape."""
     found = page.evaluate(
-        """([view, id]) => {
-            const cy = window.reverieExplorer[view].cy;
-            const node = cy.getElementById(id);
+        """(id) => {
+            const cy = window.reverieExplorer.graph.cy;
             const box = cy.container().getBoundingClientRect();
-            const at = node.renderedPosition();
+            const at = cy.getElementById(id).renderedPosition();
             return [box.left + at.x, box.top + at.y];
         }""",
-        [view, node_id],
+        node_id,
     )
+    return float(found[0]), float(found[1])
+
+
+def _on_map(page: Page, index: int) -> tuple[float, float]:
+    found = page.evaluate("(i) => window.reverieExplorer.map.screenPoint(i)", index)
     return float(found[0]), float(found[1])
 
 
@@ -179,7 +184,7 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     page.screenshot(path=screenshot_path("graph"))
 
     pattern = pattern_of(mined.store, mined.run, 0)
-    page.mouse.click(*_screen_point(page, "graph", f"pattern:{pattern.note_id}"))
+    page.mouse.click(*_on_graph(page, f"pattern:{pattern.note_id}"))
     page.wait_for_selector("#detail-statement")
     assert page.text_content("#detail-statement") == pattern.statement
     page.wait_for_selector("#evidence .event")
@@ -195,12 +200,16 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     assert page.get_attribute("#map", "data-points") == str(len(points)) == str(NOTES)
     noise = sum(1 for p in points if p["cluster"] < 0)
     assert page.text_content("#map-legend [data-legend='noise'] .count") == str(noise)
+    xs = [_on_map(page, i)[0] for i in range(len(points))]
+    assert min(x for x, p in zip(xs, points) if p["cluster"] < 0) > max(x for x, p in zip(xs, points) if p["cluster"] >= 0)
     planted = next(i for i, p in enumerate(points) if p["note_id"] == mined.planted.note_id)
-    page.mouse.move(*_screen_point(page, "map", f"p{planted}"))
+    page.mouse.move(*_on_map(page, planted))
     page.wait_for_selector("#tooltip:not([hidden])")
     assert PAYLOAD in page.text_content("#tooltip .statement")
-    _not_run(page)
     page.screenshot(path=screenshot_path("map"))
+    page.mouse.click(*_on_map(page, planted))
+    page.wait_for_function("(text) => document.querySelector('#detail-statement')?.textContent === text", arg=mined.planted.statement)
+    _not_run(page)
 
     page.click("#tabs [data-tab='review']")
     page.wait_for_selector("#review-list[data-items]")

@@ -16,17 +16,19 @@ class Explorer {
     this.me = null;
     this.project = null;
     this.tab = 'graph';
-    this.data = null; // {graph, points, statements, patterns} of the project
+    this.data = null; // a promise of {graph, points, statements, patterns} of the project
+    this.loaded = null; // what it gave
     this.stale = new Set(TABS); // views to (re)load when shown
     this.batchIndex = null;
     this.graph = new GraphView({
       container: $('#graph'), legend: $('#legend'), results: $('#search-results'), count: $('#search-count'),
       onSelect: (data, neighbours) => this.detail.node(data, neighbours),
+      onDetail: (whole) => { for (const box of document.querySelectorAll('.show-kind')) box.checked = whole; },
     });
     this.map = new MapView({
       container: $('#map'), legend: $('#map-legend'), count: $('#map-count'), tooltip: $('#tooltip'),
       onSelect: (point) => this.pointSelected(point),
-      patternText: (id) => (this.data && this.data.patterns.get(id)) || null,
+      patternText: (id) => (this.loaded && this.loaded.patterns.get(id)) || null,
     });
     this.detail = new Detail({
       panel: $('#detail'), body: $('#detail-body'),
@@ -63,8 +65,9 @@ class Explorer {
       clearTimeout(pending);
       pending = setTimeout(() => this.graph.search($('#search').value), 120);
     });
-    $('#show-notes').addEventListener('change', (e) => this.graph.setVisible('note', e.target.checked));
-    $('#show-sessions').addEventListener('change', (e) => this.graph.setVisible('session', e.target.checked));
+    for (const box of document.querySelectorAll('.show-kind')) {
+      box.addEventListener('change', () => this.graph.setVisible(box.dataset.kinds.split(' '), box.checked));
+    }
     $('#fit').addEventListener('click', () => this.graph.fit());
     $('#relayout').addEventListener('click', () => {
       if (!this.graph.relayout()) this.say(`A force layout is offered for graphs of at most ${FORCE_MOST} nodes.`, true);
@@ -90,11 +93,15 @@ class Explorer {
     $('#tabs').hidden = false;
     $('#views').hidden = false;
     fill($('#who'), el('strong', {}, this.me.principal), ` (${this.me.role})`);
-    const projects = await this.projects();
-    fill($('#project'), projects.map((p) => el('option', { value: p }, p)));
     const wanted = new URLSearchParams(location.hash.slice(1));
     this.tab = TABS.includes(wanted.get('tab')) ? wanted.get('tab') : 'graph';
-    const project = projects.includes(wanted.get('project')) ? wanted.get('project') : projects[0];
+    const named = wanted.get('project');
+    if (named && (this.me.projects.includes('*') || this.me.projects.includes(named))) {
+      this.prefetch(named); // while the list of projects loads
+    }
+    const projects = await this.projects();
+    fill($('#project'), projects.map((p) => el('option', { value: p }, p)));
+    const project = projects.includes(named) ? named : projects[0];
     if (!project) return this.say('This key covers no project with data yet.', true);
     $('#project').value = project;
     return this.choose(project);
@@ -124,8 +131,8 @@ class Explorer {
   }
 
   async choose(project) {
+    if (project !== this.project) this.data = null;
     this.project = project;
-    this.data = null;
     this.batchIndex = null;
     this.stale = new Set(TABS);
     this.detail.close();
@@ -169,17 +176,30 @@ class Explorer {
     if ($('#search').value) await this.graph.search($('#search').value);
   }
 
+  prefetch(project) {
+    this.project = project;
+    this.data = this.fetchData(project);
+  }
+
   /** The graph and the map of the project, fetched together once per project. */
   async projectData() {
-    if (!this.data) {
-      mark('data-requested');
-      const [graph, map] = await Promise.all([api.graph(this.project), api.map(this.project)]);
-      mark('data-loaded');
-      const statements = new Map(map.points.filter((p) => p.note_id).map((p) => [p.note_id, p.statement]));
-      const patterns = new Map(graph.nodes.filter((n) => n.kind === 'pattern').map((n) => [n.id.slice(8), n.statement]));
-      this.data = { graph, points: map.points, statements, patterns };
+    if (!this.data) this.data = this.fetchData(this.project);
+    try {
+      this.loaded = await this.data;
+      return this.loaded;
+    } catch (error) {
+      this.data = null;
+      throw error;
     }
-    return this.data;
+  }
+
+  async fetchData(project) {
+    mark('data-requested');
+    const [graph, map] = await Promise.all([api.graph(project), api.map(project)]);
+    mark('data-loaded');
+    const statements = new Map(map.points.filter((p) => p.note_id).map((p) => [p.note_id, p.statement]));
+    const patterns = new Map(graph.nodes.filter((n) => n.kind === 'pattern').map((n) => [n.id.slice(8), n.statement]));
+    return { graph, points: map.points, statements, patterns };
   }
 
   pointSelected(point) {

@@ -38,15 +38,15 @@ export function colourOf(value) {
   return PALETTE[h % PALETTE.length];
 }
 
-/** The cytoscape stylesheet of the graph. */
-export function graphStyle() {
+/** The cytoscape stylesheet of the graph; a ``dense`` one draws labels only once zoomed in (text is
+ * what costs most to draw). */
+export function graphStyle(dense) {
   const rules = [
     {
       selector: 'node',
       style: {
         'background-color': '#adb5bd', width: 10, height: 10, 'border-width': 0, label: '',
-        'font-size': 10, color: '#212529', 'text-valign': 'bottom', 'text-margin-y': 3,
-        'min-zoomed-font-size': 8, 'text-wrap': 'ellipsis', 'text-max-width': 140,
+        'font-size': 10, color: '#212529', 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': dense ? 14 : 6,
       },
     },
     { selector: 'edge', style: { width: 0.7, 'line-color': '#dee2e6', opacity: 0.55, 'curve-style': 'haystack' } },
@@ -72,13 +72,13 @@ export function graphStyle() {
     { selector: 'node.conflict', style: { 'border-width': 3, 'border-color': CONFLICT } },
     { selector: 'node.invalid', style: { opacity: 0.45 } },
     { selector: 'node.faded', style: { opacity: 0.12, label: '' } },
-    { selector: 'node.match', style: { 'border-width': 3, 'border-color': '#fab005', label: 'data(short)', 'z-index': 20 } },
-    { selector: 'node.near', style: { label: 'data(short)' } },
+    { selector: 'node.match', style: { 'border-width': 3, 'border-color': '#fab005', label: 'data(short)', 'min-zoomed-font-size': 0, 'z-index': 20 } },
+    { selector: 'node.near', style: { label: 'data(short)', 'min-zoomed-font-size': 0 } },
     {
       selector: 'edge.near',
       style: { width: 1.8, opacity: 1, label: 'data(kind)', 'font-size': 8, color: '#495057', 'curve-style': 'straight' },
     },
-    { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#212529', label: 'data(short)', 'z-index': 30 } },
+    { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#212529', label: 'data(short)', 'min-zoomed-font-size': 0, 'z-index': 30 } },
     { selector: '.hidden', style: { display: 'none' } },
   );
   return rules;
