@@ -28,6 +28,7 @@ from reverie.cli import app as cli
 from reverie.clock import ManualClock
 from reverie.embed import Embedder
 from reverie.errors import NotFoundError
+from reverie.store import NoteFilter
 from serve.routes.ui import UI_DIR
 from serving import Served, served, served_settings
 
@@ -139,13 +140,13 @@ def test_the_page_is_static_public_and_locked_down(app: Served) -> None:
     assert not re.search(r"<script(?![^>]*\bsrc=)", html) and not re.search(r"<[^>]*\son[a-z]+\s*=", html)
 
 
-def _open(browser: Browser, app: Served, who: str, problems: list[str]) -> Page:
+def _open(browser: Browser, app: Served, who: str, problems: list[str], where: str = "") -> Page:
     context = browser.new_context(viewport={"width": 1500, "height": 950})
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.on("console", lambda message: problems.append(f"console: {message.text} ({message.location['url']})")
             if message.type == "error" else None)
-    page.goto(f"{app.url}/ui/")
+    page.goto(f"{app.url}/ui/{where}")
     assert page.is_visible("#key-form") and not page.is_visible("#views")
     page.fill("#key-input", app.keys[who])
     page.click("#key-form button")
@@ -224,6 +225,35 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     assert (decided["status"], decided["reviewer"], decided["decision_reason"]) == ("approved", "rev-atlas", "seen in three sessions; right")
     assert decided["pattern"]["status"] == "active"
     page.screenshot(path=screenshot_path("review"))
+    assert problems == [], problems
+
+
+def _drawn(page: Page, kind: str) -> int:
+    return int(page.evaluate("(kind) => window.reverieExplorer.graph.cy.nodes(`[kind = \"${kind}\"]`).length", kind))
+
+
+def test_a_large_graph_starts_from_its_patterns_and_draws_neighbourhoods_on_demand(app: Served, mined: Mined, browser: Browser) -> None:
+    problems: list[str] = []
+    page = _open(browser, app, "admin", problems, f"#project={PROJECT}&tab=graph&detail=overview")  # as if it were large
+    page.wait_for_selector("#graph[data-ready='true']")
+    patterns = len(mined.patterns())
+    assert page.get_attribute("#graph", "data-drawn") == str(patterns) == str(_drawn(page, "pattern"))
+    assert _drawn(page, "note") == 0 and "(0 drawn)" in page.text_content("#legend [data-kind='note']")
+    pattern = pattern_of(mined.store, mined.run, 0)
+    page.mouse.click(*_on_graph(page, f"pattern:{pattern.note_id}"))
+    page.wait_for_selector("#detail-statement")
+    assert _drawn(page, "note") == 3 and _drawn(page, "session") == 3 and _drawn(page, "subject") == 1  # its neighbourhood
+    member = next(n for n in mined.store.notes.list(NoteFilter(project=PROJECT), limit=1000).notes
+                  if n.note_id.startswith("n-atlas-06-1"))
+    page.fill("#search", member.note_id)
+    page.wait_for_function("() => document.querySelector('#search-count').textContent === '1 found (0 drawn)'")
+    page.click("#search-results button")
+    page.wait_for_function("(text) => document.querySelector('#detail-statement')?.textContent === text", arg=member.statement)
+    assert _drawn(page, "note") == 4
+    page.check(".show-kind[data-kinds='session']")
+    graph = _get(app, "admin", "/v1/graph", project=PROJECT, current=True)
+    assert _drawn(page, "session") == sum(1 for n in graph["nodes"] if n["kind"] == "session")
+    page.screenshot(path=screenshot_path("graph-overview"))
     assert problems == [], problems
 
 

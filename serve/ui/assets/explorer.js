@@ -96,6 +96,8 @@ class Explorer {
     const wanted = new URLSearchParams(location.hash.slice(1));
     this.tab = TABS.includes(wanted.get('tab')) ? wanted.get('tab') : 'graph';
     const named = wanted.get('project');
+    this.detailLevel = ['overview', 'whole'].includes(wanted.get('detail')) ? wanted.get('detail') : null;
+    if (this.detailLevel) this.graph.detail = this.detailLevel;
     if (named && (this.me.projects.includes('*') || this.me.projects.includes(named))) {
       this.prefetch(named); // while the list of projects loads
     }
@@ -141,7 +143,8 @@ class Explorer {
 
   async showTab(tab) {
     this.tab = tab;
-    history.replaceState(null, '', `#project=${encodeURIComponent(this.project)}&tab=${tab}`);
+    const detail = this.detailLevel ? `&detail=${this.detailLevel}` : '';
+    history.replaceState(null, '', `#project=${encodeURIComponent(this.project)}&tab=${tab}${detail}`);
     for (const button of document.querySelectorAll('#tabs button')) {
       button.setAttribute('aria-selected', String(button.dataset.tab === tab));
     }

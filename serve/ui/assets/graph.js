@@ -28,6 +28,7 @@ export class GraphView {
     this.onSelect = onSelect;
     this.onDetail = onDetail; // (whole: bool) => void: tell the page which level of detail is drawn
     this.cy = null;
+    this.detail = 'auto'; // or 'overview' / 'whole': the level of detail to start from, whatever the size
     this.nodes = new Map(); // node id -> its cytoscape definition (all of the graph, drawn or not)
     this.edges = new Map(); // node id -> the definitions of its edges
     this.text = new Map(); // node id -> lower-case text searched
@@ -38,7 +39,7 @@ export class GraphView {
   async render(graph, statements) {
     this.graph = graph;
     this.index(graph, statements);
-    this.whole = graph.nodes.length + graph.edges.length <= WHOLE_MOST;
+    this.whole = this.detail === 'whole' || (this.detail !== 'overview' && graph.nodes.length + graph.edges.length <= WHOLE_MOST);
     const elements = this.whole ? [...this.nodes.values(), ...this.edgeDefs] : this.overview();
     mark('graph-indexed');
     if (this.cy) this.cy.destroy();

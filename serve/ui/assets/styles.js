@@ -7,7 +7,7 @@ export const NODE_KINDS = {
   agent: { colour: '#2f9e44', shape: 'diamond', size: 22, label: true, mark: '◆' },
   session: { colour: '#868e96', shape: 'round-rectangle', size: 8, label: false, mark: '▪' },
   module: { colour: '#0c8599', shape: 'pentagon', size: 24, label: true, mark: '⬟' },
-  project: { colour: '#343a40', shape: 'octagon', size: 30, label: true, mark: '⯃' },
+  project: { colour: '#343a40', shape: 'octagon', size: 30, label: true, mark: '■' },
 };
 
 export const EDGE_KINDS = {
