@@ -3,7 +3,8 @@
 It starts runs (manual ones at once, scheduled ones staggered over ``stagger_max``), refuses a
 second run of a project while one is active (409) and more than ``max_runs_per_hour`` manual runs
 of a project in an hour (429), supervises the pool, and answers the review queue, the team graph
-(kept between calls until the store changes: ``mining.graph_cache``) and the map. ``mining_service(settings)`` finds or creates the actor.
+and the map (both kept between calls until the store changes: ``reverie.store.cache``).
+``mining_service(settings)`` finds or creates the actor.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import ray
 
 from mining.fits import Fits
 from mining.graph import TeamGraph
-from mining.graph_cache import GraphCache
 from mining.corpus import ELIGIBLE
 from mining.load import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
@@ -32,6 +32,7 @@ from reverie.ports import MINING_ACTOR, HotSpot, MapPoint, MiningRun, ReviewItem
 from reverie.records import NAME_PATTERN
 from reverie.settings import Settings
 from reverie.store import NoteFilter, Store, sql_str
+from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 
 log = logging.getLogger(__name__)
 TERMINAL = frozenset({"committed", "failed", "cancelled"})
@@ -47,7 +48,8 @@ class Mining:
         self._store = Store.open(settings.store, spec_for(settings.embedding), self._clock)
         self._runs = RunBook(self._store)
         self._queue = ReviewQueue(self._store)
-        self._graphs = GraphCache(self._store)
+        self._graphs: StoreCache[TeamGraph] = StoreCache(self._store.tables, GRAPH_TABLES)
+        self._maps: StoreCache[list[MapPoint]] = StoreCache(self._store.tables, MAP_TABLES)
         self._load_actor = load_signal(settings)
         pool_store = Store(settings.store, spec_for(settings.embedding), self._clock)
         self.pool = Pool(settings, pool_store, self._clock, RemoteLoad(self._load_actor))
@@ -188,6 +190,9 @@ class Mining:
 
     def map(self, project: str, *, personal: bool = True) -> list[MapPoint]:
         _check_project(project)
+        return self._maps.get((project, personal), lambda: self._build_map(project, personal))
+
+    def _build_map(self, project: str, personal: bool) -> list[MapPoint]:
         stored = Fits(self._store).map(project)
         if stored is None:
             return []

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from mining.graph import Fragment, GraphRows, TeamGraph, add_pattern
-from mining.graph_cache import GraphCache
 from reverie.clock import ManualClock
 from reverie.records import Batch, Note
 from reverie.store import Store
+from reverie.store.cache import GRAPH_TABLES, StoreCache
 
 
 def _note(note_id: str, agent: str, clock: ManualClock, type_: str = "lesson") -> Note:
@@ -36,7 +36,7 @@ def _patterns(graph: TeamGraph) -> set[str]:
 
 
 def test_a_kept_graph_is_used_until_a_batch_changes_the_store(store: Store, clock: ManualClock) -> None:
-    cache = GraphCache(store)
+    cache: StoreCache[TeamGraph] = StoreCache(store.tables, GRAPH_TABLES)
     builds: list[TeamGraph] = []
 
     def build() -> TeamGraph:

@@ -1,5 +1,8 @@
 """The team graph and the map of a project, as the analysts' explorer and the exports read them.
 
+A graph answer is kept (as the bytes sent) until one of the tables it is read from changes
+(``Services.graphs``), so the explorer's reloads do not rebuild a graph of thousands of nodes.
+
 Personal notes are the caller's to see only for admins: for anyone else they are left out of the
 graph (with their edges) and are bare points on the map (where they lie and in which cluster, never
 what they say), so the shape of what the fleet learnt shows without anyone's private notes.
@@ -41,10 +44,21 @@ def _project(principal: Principal, project: str | None) -> str | None:
 JSON = {200: {"content": {"application/json": {}}, "description": "node-link JSON"}}
 
 
-def _json(found: dict[str, Any]) -> Response:
+def _json(found: dict[str, Any]) -> bytes:
     """Node-link JSON as it is: written at once, not walked value by value by FastAPI's encoder
     (a graph of thousands of notes is tens of thousands of small dicts)."""
-    return Response(json.dumps(found, separators=(",", ":")), media_type="application/json")
+    return json.dumps(found, separators=(",", ":")).encode()
+
+
+def _answer(data: bytes) -> Response:
+    return Response(data, media_type="application/json")
+
+
+def _graph_json(deps: Services, project: str | None, personal: bool, current: bool, layout: bool) -> bytes:
+    found = deps.mining.graph(project, personal=personal, current=current)
+    if layout:
+        lay_out(found, deps.mining.map(project) if project is not None else [])
+    return _json(found)
 
 
 @router.get("/graph", response_class=Response, responses=JSON)
@@ -55,10 +69,8 @@ def graph(
 ) -> Response:
     """The team graph as node-link JSON (nodes carry ``kind``; edges ``kind``, ``valid_from``, ``invalid_at``)."""
     chosen = _project(principal, project)
-    found = deps.mining.graph(chosen, personal=principal.is_admin, current=current)
-    if layout:
-        lay_out(found, deps.mining.map(chosen) if chosen is not None else [])
-    return _json(found)
+    key = ("graph", chosen, principal.is_admin, current, layout)
+    return _answer(deps.graphs.get(key, lambda: _graph_json(deps, chosen, principal.is_admin, current, layout)))
 
 
 @router.get("/graph.graphml", response_class=Response, responses={200: {"content": {GRAPHML: {}}, "description": "GraphML"}})
@@ -75,7 +87,7 @@ def subject(
 ) -> Response:
     """Everything within ``depth`` hops of a subject (current elements only), as node-link JSON."""
     chosen = _project(principal, project)
-    return _json(deps.mining.subject(subject, chosen, depth=depth, personal=principal.is_admin))
+    return _answer(_json(deps.mining.subject(subject, chosen, depth=depth, personal=principal.is_admin)))
 
 
 @router.get("/map", response_model=MemoryMap)

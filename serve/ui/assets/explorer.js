@@ -82,6 +82,9 @@ class Explorer {
   async start() {
     if (!key.get()) return this.signedOut();
     this.say('checking the key…');
+    const wanted = new URLSearchParams(location.hash.slice(1));
+    const named = wanted.get('project');
+    if (named) this.prefetch(named); // beside the key's check: it fails the same way if the key is bad
     try {
       this.me = await api.whoami();
     } catch (error) {
@@ -93,14 +96,9 @@ class Explorer {
     $('#tabs').hidden = false;
     $('#views').hidden = false;
     fill($('#who'), el('strong', {}, this.me.principal), ` (${this.me.role})`);
-    const wanted = new URLSearchParams(location.hash.slice(1));
     this.tab = TABS.includes(wanted.get('tab')) ? wanted.get('tab') : 'graph';
-    const named = wanted.get('project');
     this.detailLevel = ['overview', 'whole'].includes(wanted.get('detail')) ? wanted.get('detail') : null;
     if (this.detailLevel) this.graph.detail = this.detailLevel;
-    if (named && (this.me.projects.includes('*') || this.me.projects.includes(named))) {
-      this.prefetch(named); // while the list of projects loads
-    }
     const projects = await this.projects();
     fill($('#project'), projects.map((p) => el('option', { value: p }, p)));
     const project = projects.includes(named) ? named : projects[0];
@@ -182,6 +180,7 @@ class Explorer {
   prefetch(project) {
     this.project = project;
     this.data = this.fetchData(project);
+    this.data.catch(() => {}); // a failure is reported when the data is used, or never if it is not
   }
 
   /** The graph and the map of the project, fetched together once per project. */
