@@ -281,7 +281,10 @@ def measure(folder: Path, notes: int) -> dict[str, Any]:
     settings = settings_in(folder)
     mined = seed(settings, notes)
     with service(settings) as (url, key):
+        load = os.getloadavg()[0]
         found = in_browser(url, key)
+    found["load_average"] = [round(load, 1), round(os.getloadavg()[0], 1)]
+    found["reloads_ms"] = [round(v) for v in found["reloads_ms"]]
     return {"notes": notes, **mined, **{k: round(v, 1) if isinstance(v, float) else v for k, v in found.items()}}
 
 
@@ -303,6 +306,9 @@ def outcome(r: dict[str, Any]) -> Outcome:
         f"target first render ≤ {TARGET_MS / 1000:.0f} s: {holds} (reloads {r['reloads_ms']} ms; drawing alone {r['drawing_ms']} ms)",
         f"search: scanning the texts alone {r['scan_ms']} ms, slowest search {r['search_max_ms']} ms; "
         f"slowest click to detail {r['detail_max_ms']} ms over {r['clicks']} clicks",
+        f"first render by phase (ms, median): {r['phases_ms']}; drawn at first: {r['drawn_elements']} elements "
+        f"(the overview: patterns only)",
+        f"load average of the machine (1 min) at the start and the end of the browser part: {r['load_average']} on {os.cpu_count()} cores",
     ]
     problems = [] if r["points"] == r["notes"] else [f"the map shows {r['points']} points for {r['notes']} notes"]
     table = Table("Explorer timings (ms)", ["notes", "first render", "first visit", "data alone", "map", "click → detail",

@@ -121,7 +121,7 @@ def test_the_page_is_static_public_and_locked_down(app: Served) -> None:
         moved = anonymous.get("/ui")
         page = anonymous.get("/ui/")
         script = anonymous.get("/ui/assets/explorer.js")
-        library = anonymous.get("/ui/assets/vendor/cytoscape.esm.min.mjs")
+        library = anonymous.get("/ui/assets/vendor/cytoscape-3.35.0.esm.min.mjs")
         assert anonymous.get("/ui/assets/../keys.json").status_code == 404
         assert anonymous.get("/ui/assets/nothing.js").status_code == 404
         assert anonymous.get("/v1/graph", params={"project": PROJECT}).status_code == 401
@@ -131,6 +131,7 @@ def test_the_page_is_static_public_and_locked_down(app: Served) -> None:
     csp = page.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "default-src 'none'" in csp and "unsafe" not in csp
     assert script.headers["content-type"].startswith("text/javascript") and library.status_code == 200
+    assert "immutable" in library.headers["cache-control"] and "immutable" not in script.headers["cache-control"]
     assert PROJECT not in page.text
     for path in UI_FILES:  # our own files: no other host, no HTML parsed from strings, no inline code
         text = path.read_text()

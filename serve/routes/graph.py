@@ -91,14 +91,14 @@ def subject(
 
 
 @router.get("/map", response_model=MemoryMap)
-def memory_map(principal: Caller, deps: Deps, project: ProjectQuery) -> MemoryMap:
+def memory_map(principal: Caller, deps: Deps, project: ProjectQuery) -> Response:
     """The 2-D map of the project's notes (UMAP of their vectors): position, cluster (-1: noise), pattern."""
     _project(principal, project)
     mined = deps.mining.map(project)
     notes = _notes(deps, project)
     points = [_point(principal, p, notes[p.note_id]) for p in mined if p.note_id in notes]
     # Written at once: FastAPI would validate thousands of points a second time on the way out.
-    return Response(MemoryMap(project=project, points=points).model_dump_json(), media_type="application/json")  # type: ignore[return-value]
+    return Response(MemoryMap(project=project, points=points).model_dump_json(), media_type="application/json")
 
 
 def _notes(deps: Services, project: str) -> dict[str, dict[str, Any]]:

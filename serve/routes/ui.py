@@ -44,8 +44,9 @@ def _assets() -> dict[str, FilePath]:
 ASSETS = _assets()
 
 
-def _file(path: FilePath) -> FileResponse:
-    return FileResponse(path, media_type=TYPES[path.suffix], headers=HEADERS)
+def _file(path: FilePath, immutable: bool = False) -> FileResponse:
+    headers = {**HEADERS, "Cache-Control": "public, max-age=31536000, immutable"} if immutable else HEADERS
+    return FileResponse(path, media_type=TYPES[path.suffix], headers=headers)
 
 
 @router.get(PREFIX)
@@ -62,7 +63,7 @@ def ui_page() -> FileResponse:
 def ui_asset(name: Annotated[str, Path(max_length=200)]) -> FileResponse:
     if name not in ASSETS:
         raise NotFoundError("no such file of the explorer page; open /ui/")
-    return _file(ASSETS[name])
+    return _file(ASSETS[name], immutable=name.startswith("vendor/") and name.endswith(".mjs"))  # versioned names
 
 
 def is_page_path(path: str) -> bool:

@@ -7,7 +7,7 @@
 // subject, sessions, agents, modules) is added when it is selected, every node of a kind when its
 // box is ticked, and search looks through everything, drawn or not.
 
-import cytoscape from './vendor/cytoscape.esm.min.mjs';
+import cytoscape from './vendor/cytoscape-3.35.0.esm.min.mjs';
 import { clip, el, fill, mark, painted } from './dom.js';
 import { EDGE_KINDS, NODE_KINDS, CONFLICT, graphStyle } from './styles.js';
 
