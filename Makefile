@@ -7,15 +7,19 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 STAMP := $(VENV)/.reverie-installed
 
-.PHONY: run test install bench clean
+.PHONY: run test install browser bench clean
 
 run: $(STAMP)
 	$(VENV)/bin/reverie demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest
 
-install: $(STAMP)
+install: $(STAMP) browser
+
+# The explorer's browser tests and bench/ui.py drive Debian's Chromium (never a downloaded build).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver)
 
 bench: $(STAMP)
 	$(PY) -m bench --quick

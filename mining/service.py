@@ -3,7 +3,8 @@
 It starts runs (manual ones at once, scheduled ones staggered over ``stagger_max``), refuses a
 second run of a project while one is active (409) and more than ``max_runs_per_hour`` manual runs
 of a project in an hour (429), supervises the pool, and answers the review queue, the team graph
-and the map. ``mining_service(settings)`` finds or creates the actor.
+and the map (both kept between calls until the store changes: ``reverie.store.cache``).
+``mining_service(settings)`` finds or creates the actor.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from reverie.ports import MINING_ACTOR, HotSpot, MapPoint, MiningRun, ReviewItem
 from reverie.records import NAME_PATTERN
 from reverie.settings import Settings
 from reverie.store import NoteFilter, Store, sql_str
+from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 
 log = logging.getLogger(__name__)
 TERMINAL = frozenset({"committed", "failed", "cancelled"})
@@ -46,6 +48,8 @@ class Mining:
         self._store = Store.open(settings.store, spec_for(settings.embedding), self._clock)
         self._runs = RunBook(self._store)
         self._queue = ReviewQueue(self._store)
+        self._graphs: StoreCache[TeamGraph] = StoreCache(self._store.tables, GRAPH_TABLES)
+        self._maps: StoreCache[list[MapPoint]] = StoreCache(self._store.tables, MAP_TABLES)
         self._load_actor = load_signal(settings)
         pool_store = Store(settings.store, spec_for(settings.embedding), self._clock)
         self.pool = Pool(settings, pool_store, self._clock, RemoteLoad(self._load_actor))
@@ -158,6 +162,10 @@ class Mining:
 
     # --- graph and map ----------------------------------------------------------------------------
     def team_graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> TeamGraph:
+        """The graph of a project (``None``: all), kept between calls until the store changes."""
+        return self._graphs.get((project, personal, current), lambda: self._build_graph(project, personal, current))
+
+    def _build_graph(self, project: str | None, personal: bool, current: bool) -> TeamGraph:
         graph = TeamGraph.load(self._store, project)
         graph = graph.current() if current else graph
         return graph if personal else graph.without_personal()
@@ -182,6 +190,9 @@ class Mining:
 
     def map(self, project: str, *, personal: bool = True) -> list[MapPoint]:
         _check_project(project)
+        return self._maps.get((project, personal), lambda: self._build_map(project, personal))
+
+    def _build_map(self, project: str, personal: bool) -> list[MapPoint]:
         stored = Fits(self._store).map(project)
         if stored is None:
             return []

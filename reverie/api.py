@@ -37,7 +37,7 @@ __all__ = [
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
     "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
     "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
-    "NotePatch", "NoteView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrieveRequest",
+    "NotePatch", "NoteView", "PrincipalView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrieveRequest",
     "Retrieval", "ReviewDecision", "ReviewItem", "ReviewList", "RollbackRequest", "SessionEnded",
 ]
 
@@ -213,14 +213,25 @@ class PurgeResult(Reply):
 
 
 class ReviewItem(Reply):
+    """A pattern waiting for (or decided by) a reviewer, with the pattern itself when the caller sees it.
+
+    ``reasons``: single_agent, team, project_constraint, conflict; ``details``: the member notes,
+    sessions, agents and conflicting pairs the pattern stands on; ``batch_id``: the decision's batch.
+    """
+
     item_id: str
-    kind: str
-    project: str | None = None
-    note_ids: list[str] = Field(default_factory=list)
-    reason: str = ""
-    status: str = "open"
+    project: str
+    pattern_id: str
+    reasons: list[str]
+    status: Literal["pending", "approved", "rejected"]
+    details: dict[str, Any] = Field(default_factory=dict)
+    run_id: str | None = None
     created_at: datetime | None = None
-    notes: list[NoteView] = Field(default_factory=list)
+    decided_at: datetime | None = None
+    reviewer: str | None = None
+    decision_reason: str | None = None
+    batch_id: str | None = None
+    pattern: NoteView | None = None
 
 
 class ReviewList(Reply):
@@ -248,18 +259,34 @@ class MiningStart(Body):
 
 
 class MapPoint(Reply):
-    note_id: str
+    """One note on the 2-D map: its UMAP position, its cluster (-1: noise) and the pattern promoted
+    from that cluster. A note the caller may not read (a personal note, for anyone but an admin) is a
+    bare point: position, cluster, pattern and status only."""
+
+    note_id: str | None
     x: float
     y: float
-    type: str
-    scope: str
+    cluster: int
+    pattern_id: str | None = None
     status: str
-    subject: str
+    scope: str
+    type: str | None = None
+    subject: str | None = None
+    statement: str | None = None
 
 
 class MemoryMap(Reply):
     project: str
     points: list[MapPoint]
+
+
+class PrincipalView(Reply):
+    """Who the caller's key stands for, and what it may do (so a client can offer only that)."""
+
+    principal: str
+    role: Literal["agent", "reviewer", "analyst", "admin"]
+    projects: list[str]
+    actions: list[str]
 
 
 # --- health and metrics -----------------------------------------------------------------------

@@ -19,7 +19,7 @@ from rich.table import Table
 from reverie.capture import prepare_events
 from reverie.clock import SystemClock
 from reverie.embed import spec_for
-from reverie.errors import ReverieError
+from reverie.errors import NotFoundError, ReverieError
 from reverie.privacy import Masker
 from reverie.sample import fleet_sample
 from reverie.settings import Settings
@@ -264,18 +264,41 @@ def mine(project: Annotated[str, typer.Argument(help="the project")], url: UrlOp
 def graph_export(
     project: Annotated[str, typer.Argument(help="the project")],
     out: Annotated[Path, typer.Option("--out", "-o", help="file to write")],
-    fmt: Annotated[str, typer.Option("--format", help="graphml or json (node-link)")] = "graphml",
+    fmt: Annotated[str, typer.Option("--format", help="graphml, json (node-link) or png (a picture)")] = "graphml",
     url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
 ) -> None:
-    """Write the project's knowledge graph as GraphML or node-link JSON."""
+    """Write the project's knowledge graph as GraphML, node-link JSON or a PNG picture."""
     import json
 
-    if fmt not in ("graphml", "json"):
-        raise typer.BadParameter("choose graphml or json", param_hint="--format")
+    if fmt not in ("graphml", "json", "png"):
+        raise typer.BadParameter("choose graphml, json or png", param_hint="--format")
     with _client(url, key) as client:
-        text = client.graphml(project) if fmt == "graphml" else json.dumps(client.graph(project), indent=2)
-    out.write_text(text)
-    console.print(f"wrote {out} ({len(text)} characters)")
+        if fmt == "png":
+            from reverie.figures import graph_png
+
+            data = graph_png(client.graph(project, current=True, layout=True), f"team graph of {project}")
+        else:
+            data = (client.graphml(project) if fmt == "graphml" else json.dumps(client.graph(project), indent=2)).encode()
+    out.write_bytes(data)
+    console.print(f"wrote {out} ({len(data)} bytes)")
+
+
+@app.command("map")
+def map_export(
+    project: Annotated[str, typer.Option("--project", help="the project")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write")] = Path("map.png"),
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
+) -> None:
+    """Draw the 2-D map of a project's notes (UMAP), coloured by cluster, noise apart, as a PNG."""
+    from reverie.figures import map_png
+
+    with _client(url, key) as client:
+        points = client.map(project).points
+    if not points:
+        raise NotFoundError(f"project {project!r} has no map yet; run `reverie mine {project} --wait` first")
+    data = map_png(points, f"map of {project}")
+    out.write_bytes(data)
+    console.print(f"wrote {out} ({len(points)} notes, {len(data)} bytes)")
 
 
 @app.command("export")

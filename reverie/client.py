@@ -41,6 +41,7 @@ from reverie.api import (
     FeedbackResult,
     Health,
     ImportResult,
+    MemoryMap,
     MemoryMetrics,
     MiningRun,
     MiningStart,
@@ -49,10 +50,14 @@ from reverie.api import (
     NoteList,
     NotePatch,
     NoteView,
+    PrincipalView,
     PurgeRequest,
     PurgeResult,
     RetrieveRequest,
     Retrieval,
+    ReviewDecision,
+    ReviewItem,
+    ReviewList,
     RollbackRequest,
     SessionEnded,
 )
@@ -225,8 +230,9 @@ class Calls:
         return Call("GET", f"/v1/mining/runs/{run_id}", MiningRun)
 
     @staticmethod
-    def graph(project: str) -> Call[dict[str, Any]]:
-        return Call("GET", "/v1/graph", kind="json", params={"project": project})
+    def graph(project: str, current: bool = False, layout: bool = False) -> Call[dict[str, Any]]:
+        params = {"project": project, "current": current or None, "layout": layout or None}
+        return Call("GET", "/v1/graph", kind="json", params=params)
 
     @staticmethod
     def graphml(project: str) -> Call[str]:
@@ -235,6 +241,22 @@ class Calls:
     @staticmethod
     def subject(subject: str, project: str) -> Call[dict[str, Any]]:
         return Call("GET", f"/v1/graph/subjects/{quote(subject, safe='')}", kind="json", params={"project": project})
+
+    @staticmethod
+    def map(project: str) -> Call[MemoryMap]:
+        return Call("GET", "/v1/map", MemoryMap, params={"project": project})
+
+    @staticmethod
+    def review(project: str | None, status: str) -> Call[ReviewList]:
+        return Call("GET", "/v1/review", ReviewList, params={"project": project, "status": status})
+
+    @staticmethod
+    def decide(item_id: str, decision: Literal["approve", "reject"], reason: str) -> Call[ReviewItem]:
+        return Call("POST", f"/v1/review/{item_id}", ReviewItem, body=ReviewDecision(decision=decision, reason=reason))
+
+    @staticmethod
+    def whoami() -> Call[PrincipalView]:
+        return Call("GET", "/v1/whoami", PrincipalView)
 
     @staticmethod
     def memory_metrics(project: str | None) -> Call[MemoryMetrics]:
@@ -379,14 +401,27 @@ class Client:
     def mining_run(self, run_id: str) -> MiningRun:
         return self.send(Calls.mining_run(run_id))
 
-    def graph(self, project: str) -> dict[str, Any]:
-        return self.send(Calls.graph(project))
+    def graph(self, project: str, *, current: bool = False, layout: bool = False) -> dict[str, Any]:
+        """Node-link JSON; ``current``: only what is valid now; ``layout``: ``x``, ``y`` on every node."""
+        return self.send(Calls.graph(project, current, layout))
 
     def graphml(self, project: str) -> str:
         return self.send(Calls.graphml(project))
 
     def subject(self, subject: str, project: str) -> dict[str, Any]:
         return self.send(Calls.subject(subject, project))
+
+    def map(self, project: str) -> MemoryMap:
+        return self.send(Calls.map(project))
+
+    def review(self, project: str | None = None, status: str = "pending") -> ReviewList:
+        return self.send(Calls.review(project, status))
+
+    def decide(self, item_id: str, decision: Literal["approve", "reject"], reason: str) -> ReviewItem:
+        return self.send(Calls.decide(item_id, decision, reason))
+
+    def whoami(self) -> PrincipalView:
+        return self.send(Calls.whoami())
 
     def memory_metrics(self, project: str | None = None) -> MemoryMetrics:
         return self.send(Calls.memory_metrics(project))
@@ -510,14 +545,26 @@ class AsyncClient:
     async def mining_run(self, run_id: str) -> MiningRun:
         return await self.send(Calls.mining_run(run_id))
 
-    async def graph(self, project: str) -> dict[str, Any]:
-        return await self.send(Calls.graph(project))
+    async def graph(self, project: str, *, current: bool = False, layout: bool = False) -> dict[str, Any]:
+        return await self.send(Calls.graph(project, current, layout))
 
     async def graphml(self, project: str) -> str:
         return await self.send(Calls.graphml(project))
 
     async def subject(self, subject: str, project: str) -> dict[str, Any]:
         return await self.send(Calls.subject(subject, project))
+
+    async def map(self, project: str) -> MemoryMap:
+        return await self.send(Calls.map(project))
+
+    async def review(self, project: str | None = None, status: str = "pending") -> ReviewList:
+        return await self.send(Calls.review(project, status))
+
+    async def decide(self, item_id: str, decision: Literal["approve", "reject"], reason: str) -> ReviewItem:
+        return await self.send(Calls.decide(item_id, decision, reason))
+
+    async def whoami(self) -> PrincipalView:
+        return await self.send(Calls.whoami())
 
     async def memory_metrics(self, project: str | None = None) -> MemoryMetrics:
         return await self.send(Calls.memory_metrics(project))

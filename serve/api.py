@@ -14,7 +14,7 @@ from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
 from serve import errors
 from serve.gate import Gate
-from serve.routes import agents, governance, health, mining, notes, retrieval
+from serve.routes import agents, governance, graph, health, mining, notes, retrieval, review, ui
 from serve.services import Services
 
 DESCRIPTION = (
@@ -28,7 +28,7 @@ def create_api(settings: Settings, services: Services | None = None) -> FastAPI:
         title="Reverie", version=health.VERSION, description=DESCRIPTION,
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
     )
-    for module in (agents, notes, retrieval, governance, mining, health):
+    for module in (agents, notes, retrieval, governance, mining, graph, review, health, ui):
         app.include_router(module.router)
     errors.install(app)
     app.state.services = services

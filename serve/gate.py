@@ -1,6 +1,6 @@
 """The ASGI gate in front of every route: key, quota and body size, before anything is parsed.
 
-Order: ``/healthz`` passes; every other path needs ``Authorization: Bearer <key>`` (401), then a token
+Order: ``/healthz`` and the explorer's static page (``/ui/``, no data) pass; every other path needs ``Authorization: Bearer <key>`` (401), then a token
 of the key's quota (429 with ``Retry-After``), then a body no larger than the limit — checked on
 ``Content-Length`` first and on the bytes actually received (413), so a body over the limit is never
 read whole. The principal is left in the request state for the routes. The gate also times every
@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reverie.errors import PayloadTooLargeError, ValidationError
 from serve.access import Principal
 from serve.errors import error_response, internal_error, translate
+from serve.routes.ui import is_page_path
 from serve.services import Services
 
 OPEN_PATHS = frozenset({"/healthz"})
@@ -54,7 +55,7 @@ class Gate:
             services.telemetry.request(route, scope["method"], sent.status or 500, seconds)
 
     async def _admit(self, scope: Scope, receive: Receive, send: Send, services: Services) -> None:
-        if scope["path"] not in OPEN_PATHS:
+        if scope["path"] not in OPEN_PATHS and not is_page_path(scope["path"]):
             identity = services.keys.identify(_bearer(scope))
             services.quotas.take(identity.key_id)
             scope.setdefault("state", {})["principal"] = Principal.of(identity)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import ray
@@ -25,7 +25,9 @@ from reverie.ports import (
     AgentStatus,
     CaptureResult,
     ConsolidationResult,
+    MapPoint,
     MiningRun,
+    ReviewItem,
 )
 from reverie.settings import Settings
 
@@ -113,3 +115,24 @@ class RemoteMining:
 
     def run(self, run_id: str) -> MiningRun:
         return self._actors.call(MINING_ACTOR, "run", run_id)
+
+    def review_items(self, project: str | None = None, status: str | None = "pending") -> list[ReviewItem]:
+        return self._actors.call(MINING_ACTOR, "review_items", project, status)
+
+    def review_item(self, item_id: str) -> ReviewItem:
+        return self._actors.call(MINING_ACTOR, "review_item", item_id)
+
+    def decide(self, item_id: str, decision: Literal["approve", "reject"], *, reason: str, principal: str) -> ReviewItem:
+        return self._actors.call(MINING_ACTOR, "decide", item_id, decision, reason=reason, principal=principal)
+
+    def graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> dict[str, Any]:
+        return self._actors.call(MINING_ACTOR, "graph", project, personal=personal, current=current)
+
+    def graphml(self, project: str | None = None, *, personal: bool = True) -> str:
+        return self._actors.call(MINING_ACTOR, "graphml", project, personal=personal)
+
+    def subject(self, subject: str, project: str | None = None, *, depth: int = 2, personal: bool = True) -> dict[str, Any]:
+        return self._actors.call(MINING_ACTOR, "subject", subject, project, depth=depth, personal=personal)
+
+    def map(self, project: str) -> list[MapPoint]:
+        return self._actors.call(MINING_ACTOR, "map", project)

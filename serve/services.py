@@ -1,5 +1,5 @@
 """What one replica holds: the store, the key ring, quotas, masking, token counting, the remote parts
-(directory, embedder, mining), the retrieval log and the metrics. Built once per replica from the
+(directory, embedder, mining), the retrieval log, the graph answers last sent and the metrics. Built once per replica from the
 settings the app builder passed in; routes get it through ``Depends(services)``.
 """
 
@@ -13,6 +13,7 @@ from reverie.embed import spec_for
 from reverie.privacy import Masker
 from reverie.settings import Settings
 from reverie.store import Store
+from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 from reverie.tokens import TokenCounter
 from serve.keys import KeyRing, keys_file_path
 from serve.load import LoadReporter
@@ -39,6 +40,8 @@ class Services:
         self.embedder = RemoteEmbedder(actors)
         self.mining = RemoteMining(actors, settings)
         self.retrievals = RetrievalLog(self.store, self.clock)
+        # the graph answers as sent (JSON bytes), until a table they are read from changes
+        self.graphs: StoreCache[bytes] = StoreCache(self.store.tables, tuple(dict.fromkeys(GRAPH_TABLES + MAP_TABLES)), size=4)
         self.telemetry = Telemetry()
         self.load = LoadReporter(settings.actors.namespace)
         self._stop = threading.Event()

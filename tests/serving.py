@@ -61,7 +61,7 @@ def served_settings(root: Path, **overrides: Any) -> Settings:
     store = {"uri": str(root / "store"), **overrides.pop("store", {})}
     return Settings(
         store=StoreSettings(**store),
-        embedding=EmbeddingSettings(provider="hash"),
+        embedding=EmbeddingSettings(**{"provider": "hash", **overrides.pop("embedding", {})}),
         auth=AuthSettings(**auth),
         serve=ServeSettings(port=free_port(), app_name=f"reverie-test-{root.name}", num_cpus=0.1, **overrides.pop("serve", {})),
         **overrides,

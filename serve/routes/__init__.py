@@ -1,3 +1,4 @@
 """The v1 routes, one module per part of DESIGN §6: capture and control, notes, governance,
-retrieval, mining and graph, health and metrics. Each module exposes an ``APIRouter`` named ``router``.
+retrieval, mining, graph and map, the review queue, health and metrics, and the explorer page
+(``ui``). Each module exposes an ``APIRouter`` named ``router``.
 """

@@ -1,11 +1,11 @@
-"""Liveness (no key, no data) and the memory quality metrics."""
+"""Liveness (no key, no data), the caller's own key, and the memory quality metrics."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from reverie.api import Health, MemoryMetrics
-from serve.access import require
+from reverie.api import Health, MemoryMetrics, PrincipalView
+from serve.access import ROLE_ACTIONS, require
 from serve.quality import memory_metrics
 from serve.routes.context import ERRORS, Caller, Deps, NameQuery
 
@@ -25,3 +25,10 @@ def metrics_memory(principal: Caller, deps: Deps, project: NameQuery = None) -> 
     require(principal, "metrics.read")
     deps.retrievals.flush()
     return memory_metrics(deps, principal.project_filter(project))
+
+
+@router.get("/v1/whoami", response_model=PrincipalView, tags=["health"])
+def whoami(principal: Caller) -> PrincipalView:
+    """The principal, role and projects of the caller's key, and the actions its role allows."""
+    return PrincipalView(principal=principal.id, role=principal.role, projects=sorted(principal.projects),
+                         actions=sorted(ROLE_ACTIONS[principal.role]))

@@ -1,0 +1,52 @@
+"""A mined project for the explorer's tests: the team of ``mining_data.team_scenario`` (MiniLM
+vectors), the events behind every note, one mining run, and untrusted text planted where the page
+shows it (an evidence event and a shared note).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mining.runs import RunState
+from mining_data import QUARANTINED, Seen, mine, note_of, team_scenario, team_store, write_notes
+from reverie.clock import ManualClock
+from reverie.embed import Embedder
+from reverie.records import Event, Note
+from reverie.store import NoteFilter, Store
+
+PROJECT = "atlas"
+# Would run if any text of a note or event reached the page as HTML.
+PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+PLANTED = Seen(7, 0, "a7", "s13", scope="module:atlas/api", statement=f"Deploy checklist for the api {PAYLOAD}")
+MARKED = Seen(0, 0, "a1", "s1")  # the note whose evidence event carries the payload
+
+
+@dataclass(frozen=True)
+class Mined:
+    store: Store
+    run: RunState
+    planted: Note
+
+    def patterns(self) -> list[Note]:
+        """The live patterns of the project (what the graph of the explorer must show)."""
+        where = NoteFilter(project=PROJECT, types=["pattern"], statuses=["active", "candidate"])
+        return sorted(self.store.notes.list(where, limit=1000).notes, key=lambda n: n.note_id)
+
+
+def event_text(seen: Seen) -> str:
+    text = f"{note_of(seen, ManualClock().now()).statement} (said in session {seen.session})"
+    return f"{text} {PAYLOAD}" if seen == MARKED else text
+
+
+def mined_project(uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
+    """The team's notes and their events, the planted note, and one mining run over them."""
+    store = team_store(uri, embedder, clock)
+    planted = write_notes(store, embedder, [PLANTED], clock.now())[0]
+    every = [*team_scenario(), QUARANTINED, PLANTED]
+    store.events.append([
+        Event(event_id=note_of(s, clock.now()).evidence[0], agent_id=s.agent, session_id=s.session, project=PROJECT,
+              module=s.module, ts=clock.now(), role="user", text=event_text(s), ingested_at=clock.now())
+        for s in every
+    ])
+    return Mined(store, mine(store, clock), planted)
