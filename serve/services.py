@@ -1,5 +1,6 @@
 """What one replica holds: the store, the key ring, quotas, masking, token counting, the remote parts
-(directory, embedder, mining), the retrieval log and the metrics. Built once per replica from the
+(directory, embedder, mining), the retrieval log, the retrieval cache (with its refresh thread) and
+the metrics. Built once per replica from the
 settings the app builder passed in; routes get it through ``Depends(services)``.
 """
 
@@ -18,6 +19,7 @@ from serve.keys import KeyRing, keys_file_path
 from serve.load import LoadReporter
 from serve.quality import refresh_gauges
 from serve.quotas import Quotas
+from serve.recall import Recaller
 from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
 from serve.retrievals import RetrievalLog
 from serve.telemetry import Telemetry
@@ -39,6 +41,8 @@ class Services:
         self.embedder = RemoteEmbedder(actors)
         self.mining = RemoteMining(actors, settings)
         self.retrievals = RetrievalLog(self.store, self.clock)
+        self.recaller = Recaller(self.store, self.embedder, self.tokens, settings.retrieval)
+        self.recaller.start()
         self.telemetry = Telemetry()
         self.load = LoadReporter(settings.actors.namespace)
         self._stop = threading.Event()
@@ -55,6 +59,7 @@ class Services:
 
     def close(self) -> None:
         self._stop.set()
+        self.recaller.close()
         try:
             self.retrievals.flush()
         except Exception as exc:  # noqa: BLE001 - shutting down: report and go on
