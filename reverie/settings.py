@@ -170,13 +170,13 @@ class RetrievalSettings(Section):
     weight_lexical: float = 0.5
     rrf_k: int = 60
     depth: int = 50
-    min_similarity: float = 0.2
+    min_similarity: float = 0.15
     # the episodic fallback: raw evidence turns when notes do not cover the query
     episodic: bool = True
-    episodic_below: float = 0.5
+    episodic_below: float = 0.3
     episodic_k: int = 3
     episodic_candidates: int = 32
-    episodic_min_similarity: float = 0.3
+    episodic_min_similarity: float = 0.25
     # the in-memory cache of each replica and its approximate index
     refresh_seconds: float = 0.25
     reconcile_seconds: float = 30.0

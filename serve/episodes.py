@@ -27,6 +27,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.rows import event_from_row, rows
 from serve.access import Principal, sees_event
+from serve.ranking import bm25_index, bm25_scores
 
 _KEPT_LOGS = 64
 
@@ -47,20 +48,12 @@ class _Log:
     @classmethod
     def of(cls, events: list[Event], version: int) -> _Log:
         kept = [e for e in events if not is_instruction(e.text)]
-        retriever = None
-        if kept:
-            retriever = bm25s.BM25()
-            retriever.index(bm25s.tokenize([e.text for e in kept], stopwords="en", show_progress=False), show_progress=False)
-        return cls(version, time.monotonic(), kept, retriever)
+        return cls(version, time.monotonic(), kept, bm25_index([e.text for e in kept]) if kept else None)
 
     def candidates(self, query: str, depth: int) -> list[Event]:
-        if self.retriever is None:
+        scores = None if self.retriever is None else bm25_scores(self.retriever, query)
+        if scores is None:
             return []
-        words = bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
-        known = self.retriever.get_tokens_ids(words)
-        if not known:
-            return []
-        scores = self.retriever.get_scores_from_ids(known)
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:depth] if scores[i] > 0]
         return [self.events[i] for i in order]
 

@@ -34,7 +34,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import NoteFilter, Store, sql_in
 from reverie.store.rows import rows
 from serve.access import scope_project
-from serve.ranking import scope_weight
+from serve.ranking import bm25_index, bm25_scores, scope_weight
 from serve.scopeblock import BlockKey, Cached, ScopeBlock
 
 log = logging.getLogger(__name__)
@@ -58,16 +58,12 @@ class Lexical:
     def build(cls, ids: list[str], texts: list[str], keys: np.ndarray) -> Lexical | None:
         if not ids:
             return None
-        retriever = bm25s.BM25()
-        retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
-        return cls(retriever, ids, keys)
+        return cls(bm25_index(texts), ids, keys)
 
     def search(self, query: str, allowed: np.ndarray, depth: int) -> list[str]:
-        words = bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
-        known = self.retriever.get_tokens_ids(words)
-        if not known:
+        scores = bm25_scores(self.retriever, query)
+        if scores is None:
             return []
-        scores = self.retriever.get_scores_from_ids(known)
         scores = np.where(allowed[self.keys] & (scores > 0), scores, -np.inf)
         hit = np.flatnonzero(np.isfinite(scores))
         if hit.size > depth:

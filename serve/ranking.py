@@ -14,13 +14,37 @@ their words, so full text reorders relevant notes but never injects an unrelated
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
+import bm25s
 import numpy as np
+import Stemmer
 
 from reverie.settings import RetrievalSettings
 
 DAY = 86400.0
+_STEMMERS = threading.local()
+
+
+def words(texts: Sequence[str]) -> list[list[str]]:
+    """Texts as BM25 terms: lower-cased words, English stop words out, Snowball-stemmed."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:  # a Stemmer is not thread-safe: one per thread
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False)
+
+
+def bm25_index(texts: Sequence[str]) -> bm25s.BM25:
+    retriever = bm25s.BM25()
+    retriever.index(words(texts), show_progress=False)
+    return retriever
+
+
+def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
+    """BM25 score of every document for ``query``; ``None`` when no word of it is indexed."""
+    known = retriever.get_tokens_ids(words([query])[0])
+    return retriever.get_scores_from_ids(known) if known else None
 
 
 def scope_weight(settings: RetrievalSettings, scope: str) -> float:
