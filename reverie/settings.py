@@ -167,10 +167,11 @@ class RetrievalSettings(Section):
     weight_hits: float = 0.02
     freshness_days: float = 30.0
     hits_saturation: int = 50
-    weight_lexical: float = 0.5
+    weight_lexical: float = 0.25
     rrf_k: int = 60
     depth: int = 50
-    min_similarity: float = 0.15
+    min_similarity: float = 0.1
+    relative_similarity: float = 0.5
     # the episodic fallback: raw evidence turns when notes do not cover the query
     episodic: bool = True
     episodic_below: float = 0.3
@@ -184,7 +185,7 @@ class RetrievalSettings(Section):
     ann_above: int = 20000
     ann_probe: int = 24
     # hits and feedback, flushed to the store as one audited batch
-    flush_seconds: float = 30.0
+    flush_seconds: float = 300.0
     used_step: float = 0.02
     wrong_step: float = 0.05
     feedback_min_confidence: float = 0.2

@@ -109,6 +109,10 @@ class Recaller:
         dense = sorted((c for b in blocks for c in b.search(vector, now, s.depth, s)), key=lambda c: -c.dense)[: s.depth]
         found = {c.cached.note_id: c for c in dense}
         lexical = self._lexical(request.query, blocks, vector, now, found)
+        if found:  # only notes near the best one's similarity: full text reorders, it never drags one in
+            floor = s.relative_similarity * max(c.similarity for c in found.values())
+            lexical = [i for i in lexical if found[i].similarity >= floor]
+            dense = [c for c in dense if c.similarity >= floor]
         fused = fuse([c.cached.note_id for c in dense], lexical, s)
         return [found[note_id] for note_id, _ in fused]
 
@@ -175,6 +179,11 @@ class Recaller:
                                             similarity=turn.similarity)))
         return out
 
+    def changed(self) -> None:
+        """A route of this replica committed a batch: refresh now (other replicas poll for it)."""
+        if self.index.ready.is_set():
+            self.index.refresh()
+
     def purged(self, note_ids: list[str]) -> None:
         """Forget notes a purge in this replica deleted (no batch announces them)."""
         self.index.forget(note_ids)
@@ -189,39 +198,46 @@ class Recaller:
 
 
 class RecallWorker:
-    """The replica's background thread: load, then refresh, reconcile, rebuild full text, flush hits."""
+    """Two background threads of the replica: one loads the cache, then keeps it current (refresh,
+    full-text rebuilds); the other reconciles it and flushes hits, so slow writes never delay a refresh."""
 
     def __init__(self, recaller: Recaller) -> None:
         self._r = recaller
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="reverie-recall", daemon=True)
+        self._threads = [threading.Thread(target=self._refresh, name="reverie-recall", daemon=True),
+                         threading.Thread(target=self._maintain, name="reverie-recall-flush", daemon=True)]
 
     def start(self) -> None:
-        self._thread.start()
+        for thread in self._threads:
+            thread.start()
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(timeout=10)
         self._guard("final flush", self._r.tally.flush)
 
-    def _run(self) -> None:
-        s = self._r.settings
-        index = self._r.index
+    def _refresh(self) -> None:
+        s, index = self._r.settings, self._r.index
         while not index.ready.is_set() and not self._stop.is_set():
             if not self._guard("load", index.load):
                 self._stop.wait(1.0)
-        due = {"reconcile": time.monotonic() + s.reconcile_seconds, "flush": time.monotonic() + s.flush_seconds,
-               "lexical": 0.0}
+        lexical_due = 0.0
         while not self._stop.wait(s.refresh_seconds):
             self._guard("refresh", index.refresh)
+            if time.monotonic() >= lexical_due and index.lexical_due():
+                lexical_due = time.monotonic() + s.lexical_refresh_seconds
+                index.rebuild_lexical_soon()
+
+    def _maintain(self) -> None:
+        s, index = self._r.settings, self._r.index
+        due = {"reconcile": time.monotonic() + s.reconcile_seconds, "flush": time.monotonic() + s.flush_seconds}
+        while not self._stop.wait(min(1.0, s.flush_seconds, s.reconcile_seconds)):
             now = time.monotonic()
-            if now >= due["reconcile"]:
+            if now >= due["reconcile"] and index.ready.is_set():
                 due["reconcile"] = now + s.reconcile_seconds
                 self._guard("reconcile", index.reconcile)
-            if now >= due["lexical"] and index.lexical_due():
-                due["lexical"] = now + s.lexical_refresh_seconds
-                index.rebuild_lexical_soon()
             if now >= due["flush"]:
                 due["flush"] = now + s.flush_seconds
                 self._guard("flush", self._r.tally.flush)
