@@ -182,8 +182,7 @@ class RetrievalSettings(Section):
     refresh_seconds: float = 0.25
     reconcile_seconds: float = 30.0
     lexical_refresh_seconds: float = 2.0
-    ann_above: int = 20000
-    ann_probe: int = 24
+    ann_above: int = 5000
     # hits and feedback, flushed to the store as one audited batch
     flush_seconds: float = 300.0
     used_step: float = 0.02

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import bm25s
+import faiss
 import numpy as np
 import pyarrow as pa
 
@@ -64,8 +65,8 @@ class Lexical:
         scores = bm25_scores(self.retriever, query)
         if scores is None:
             return []
-        scores = np.where(allowed[self.keys] & (scores > 0), scores, -np.inf)
-        hit = np.flatnonzero(np.isfinite(scores))
+        hit = np.flatnonzero(scores > 0)
+        hit = hit[allowed[self.keys[hit]]]
         if hit.size > depth:
             hit = hit[np.argpartition(-scores[hit], depth - 1)[:depth]]
         return [self.ids[i] for i in hit[np.argsort(-scores[hit], kind="stable")]]
@@ -88,6 +89,7 @@ class NoteIndex:
         self._write = threading.Lock()
         self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-index")
         self.ready = threading.Event()
+        faiss.omp_set_num_threads(1)  # each request searches on its own thread; OpenMP teams only contend
 
     # --- reading -----------------------------------------------------------------------------
     def lookup(self, note_id: str) -> tuple[ScopeBlock, int] | None:

@@ -16,7 +16,7 @@ fall back to raw turns where notes do not cover the query, fit k and the token b
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,6 +26,7 @@ import numpy as np
 from reverie.api import RetrievedNote, RetrievedTurn, RetrieveRequest, NoteView
 from reverie.errors import ForbiddenError, UnavailableError
 from reverie.ports import EmbeddingService
+from reverie.records import Note
 from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.rows import note_from_row
@@ -35,7 +36,7 @@ from serve.block import BEGIN, END, note_line, render, turn_line
 from serve.episodes import EpisodeFinder, Turn
 from serve.noteindex import NoteIndex
 from serve.ranking import fuse
-from serve.scopeblock import Candidate, ScopeBlock
+from serve.scopeblock import Candidate, Hits, ScopeBlock
 from serve.tally import Tally
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,30 @@ def wanted(principal: Principal, request: RetrieveRequest, block: ScopeBlock) ->
     return owner == request.project
 
 
+def notes_of(candidates: list[Candidate]) -> list[Note]:
+    """The full notes of candidates, read from their cached row chunks one ``take`` per chunk."""
+    by_chunk: dict[int, list[int]] = {}
+    for i, c in enumerate(candidates):
+        by_chunk.setdefault(id(c.cached.chunk), []).append(i)
+    found: dict[int, Note] = {}
+    for positions in by_chunk.values():
+        chunk = candidates[positions[0]].cached.chunk
+        taken = chunk.take([candidates[i].cached.row for i in positions]).to_pylist()
+        found.update({i: note_from_row(row) for i, row in zip(positions, taken, strict=True)})
+    return [found[i] for i in range(len(candidates))]
+
+
+def merged(hits: list[Hits], depth: int) -> list[Candidate]:
+    """The ``depth`` best candidates of several blocks by dense score (ties: fan-out order)."""
+    if not hits:
+        return []
+    dense = np.concatenate([h.dense for h in hits])
+    owner = np.repeat(np.arange(len(hits)), [len(h.dense) for h in hits])
+    index = np.concatenate([np.arange(len(h.dense)) for h in hits])
+    best = np.argsort(-dense, kind="stable")[:depth]
+    return [hits[owner[i]].candidate(int(index[i])) for i in best]
+
+
 class Recaller:
     def __init__(self, store: Store, embedder: EmbeddingService, tokens: TokenCounter, settings: RetrievalSettings) -> None:
         self.settings = self._settings = settings
@@ -81,6 +106,7 @@ class Recaller:
         self.episodes = EpisodeFinder(store, embedder, settings)
         self.tally = Tally(store, settings)
         self._store = store
+        self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._worker = RecallWorker(self)
 
     def recall(self, principal: Principal, request: RetrieveRequest) -> Recalled:
@@ -106,7 +132,7 @@ class Recaller:
         now = time.time()
         blocks = sorted((b for b in list(self.index.blocks.values()) if wanted(principal, request, b)),
                         key=lambda b: (_ORDER[b.key[0].split(":", 1)[0]], b.key[0]))
-        dense = sorted((c for b in blocks for c in b.search(vector, now, s.depth, s)), key=lambda c: -c.dense)[: s.depth]
+        dense = merged([b.search(vector, now, s.depth, s) for b in blocks], s.depth)
         found = {c.cached.note_id: c for c in dense}
         lexical = self._lexical(request.query, blocks, vector, now, found)
         if found:  # only notes near the best one's similarity: full text reorders, it never drags one in
@@ -142,42 +168,44 @@ class Recaller:
 
     # --- fitting the budget ------------------------------------------------------------------
     def fit(self, ranked: list[Candidate], turns: list[Turn], k: int, budget: int) -> Recalled:
-        used = self._tokens.count(BEGIN) + self._tokens.count(END)
+        """Notes in rank order up to ``k``, then turns, each only if the block still fits the budget
+        (a note that does not fit is skipped; at most ``4 k`` are looked at)."""
+        used = self._frame
         items: list[tuple[str, RetrievedNote | RetrievedTurn]] = []
-        notes = 0
-        for item in [*self._notes(ranked, k), *self._turns(turns)]:
-            is_note = isinstance(item[1], RetrievedNote)
-            cost = self._tokens.count(item[0])
-            if (notes < k or not is_note) and used + cost <= budget:
+        for chunk in (ranked[:k], ranked[k: 4 * k]):
+            lines = [self._note_line(c, n) for c, n in zip(chunk, notes_of(chunk), strict=True)]
+            for (line, note), cost in zip(lines, self._tokens.count_many([line for line, _ in lines]) if lines else [], strict=True):
+                if len(items) < k and used + cost <= budget:
+                    used += cost
+                    items.append((line, note))
+            if len(items) == k:
+                break
+        turns_lines = list(self._turn_lines(turns))
+        for (line, turn), cost in zip(turns_lines, self._tokens.count_many([line for line, _ in turns_lines]) if turns_lines else [], strict=True):
+            if used + cost <= budget:
                 used += cost
-                notes += is_note
-                items.append(item)
+                items.append((line, turn))
         context = render([line for line, _ in items])
-        while context and self._tokens.count(context) > budget:  # pieces are counted apart: trust the whole
+        tokens = self._tokens.count(context) if context else 0
+        while tokens > budget:  # the pieces were counted apart: the whole decides
             items.pop()
             context = render([line for line, _ in items])
+            tokens = self._tokens.count(context) if context else 0
         chosen = [i for _, i in items if isinstance(i, RetrievedNote)]
         kept = [i for _, i in items if isinstance(i, RetrievedTurn)]
-        return Recalled(chosen, kept, context, self._tokens.count(context) if context else 0)
+        return Recalled(chosen, kept, context, tokens)
 
-    def _notes(self, ranked: list[Candidate], k: int) -> list[tuple[str, RetrievedNote]]:
-        """The first ``k`` candidates as block lines (more are read only if the budget skips some)."""
-        out = []
-        for candidate in ranked[: max(k, 1) * 4]:
-            note = note_from_row(candidate.cached.as_row())
-            line = note_line(note.type, note.scope, note.confidence, note.evidence, note.statement)
-            out.append((line, RetrievedNote(note=NoteView.of(note), score=candidate.dense, similarity=candidate.similarity)))
-        return out
+    @staticmethod
+    def _note_line(candidate: Candidate, note: Note) -> tuple[str, RetrievedNote]:
+        line = note_line(note.type, note.scope, note.confidence, note.evidence, note.statement)
+        return line, RetrievedNote(note=NoteView.of(note), score=candidate.dense, similarity=candidate.similarity)
 
-    def _turns(self, turns: list[Turn]) -> list[tuple[str, RetrievedTurn]]:
-        out = []
+    def _turn_lines(self, turns: list[Turn]) -> Iterator[tuple[str, RetrievedTurn]]:
         for turn in turns[: self._settings.episodic_k]:
             e = turn.event
             line = turn_line(e.session_id, e.ts.date().isoformat(), e.role, e.event_id, e.text)
-            out.append((line, RetrievedTurn(event_id=e.event_id, agent_id=e.agent_id, session_id=e.session_id,
-                                            project=e.project, ts=e.ts, role=e.role, text=e.text,
-                                            similarity=turn.similarity)))
-        return out
+            yield line, RetrievedTurn(event_id=e.event_id, agent_id=e.agent_id, session_id=e.session_id,
+                                      project=e.project, ts=e.ts, role=e.role, text=e.text, similarity=turn.similarity)
 
     def changed(self) -> None:
         """A route of this replica committed a batch: refresh now (other replicas poll for it)."""

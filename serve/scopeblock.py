@@ -1,6 +1,7 @@
 """The cached retrievable notes of one scope: vectors and ranking columns in numpy, searched exactly or,
-above ``retrieval.ann_above`` notes, through an IVF index (faiss) plus an exact scan of the rows
-added since the index was built.
+above ``retrieval.ann_above`` notes, by an 8-bit scalar-quantized scan (faiss) whose best
+``2 × depth + 16`` rows are re-scored with the float32 vectors, plus an exact scan of the rows added
+since that copy was built (it is rebuilt once they are a quarter of it).
 
 One writer (the replica's refresh thread) appends and retires rows; readers never lock. A row is
 never rewritten in place: a changed note retires its old slot and takes a new one, and the arrays
@@ -10,7 +11,6 @@ consistent snapshot (rows below its ``n``; only ``live`` flags may drop to False
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -23,7 +23,7 @@ from reverie.settings import RetrievalSettings
 from serve.ranking import priors
 
 BlockKey = tuple[str, str | None]  # (scope, project of a personal scope)
-_NO_EXPIRY = math.inf
+_NO_EXPIRY = float("inf")
 
 
 def seconds(value: datetime | None, default: float) -> float:
@@ -57,7 +57,7 @@ class Arrays:
 
 @dataclass(frozen=True)
 class Ann:
-    """An IVF index over slots ``[0, n)`` (slots keep their place when the arrays grow)."""
+    """A quantized copy of slots ``[0, n)`` (slots keep their place when the arrays grow)."""
 
     index: Any
     n: int
@@ -82,6 +82,22 @@ class Candidate:
     cached: Cached
     similarity: float
     dense: float
+
+
+@dataclass(frozen=True)
+class Hits:
+    """Rows of one block, best first: their slots, cosine similarities and dense scores."""
+
+    block: ScopeBlock
+    slots: np.ndarray
+    sims: np.ndarray
+    dense: np.ndarray
+
+    def candidate(self, i: int) -> Candidate:
+        return Candidate(self.block.entries[int(self.slots[i])], float(self.sims[i]), float(self.dense[i]))
+
+    def candidates(self) -> list[Candidate]:
+        return [self.candidate(i) for i in range(len(self.slots))]
 
 
 @dataclass
@@ -123,7 +139,7 @@ class ScopeBlock:
         self.dead += 1
 
     # --- readers -----------------------------------------------------------------------------
-    def search(self, query: np.ndarray, now: float, depth: int, settings: RetrievalSettings) -> list[Candidate]:
+    def search(self, query: np.ndarray, now: float, depth: int, settings: RetrievalSettings) -> Hits:
         """The ``depth`` best live, unexpired rows over ``min_similarity`` by the dense score."""
         a, ann = self.arrays, self.ann
         if ann is not None:
@@ -135,18 +151,14 @@ class ScopeBlock:
         slots, sims = slots[keep], sims[keep]
         dense = self.weight * sims + priors(settings, a.fresh_at[slots], a.confidence[slots], a.hits[slots], now)
         best = np.argsort(-dense, kind="stable")[:depth] if len(dense) <= 4 * depth else _top(dense, depth)
-        return [Candidate(self.entries[int(slots[i])], float(sims[i]), float(dense[i])) for i in best]
+        return Hits(self, slots[best], sims[best], dense[best])
 
     def _approximate(self, ann: Ann, query: np.ndarray, depth: int, settings: RetrievalSettings) -> tuple[np.ndarray, np.ndarray]:
+        """Candidates from the 8-bit scan, re-scored exactly, plus the rows added since it was built."""
         a = self.arrays
-        fetch = min(ann.n, 2 * depth + 16)
-        params = faiss.SearchParametersIVF(nprobe=settings.ann_probe)
-        sims, slots = ann.index.search(query[None, :], fetch, params=params)
-        found = slots[0] >= 0
-        tail = np.arange(ann.n, a.n)
-        tail_sims = a.vectors[ann.n: a.n] @ query
-        return (np.concatenate([slots[0][found].astype(np.int64), tail]),
-                np.concatenate([sims[0][found].astype(np.float32), tail_sims]))
+        _, found = ann.index.search(query[None, :], min(ann.n, 2 * depth + 16))
+        slots = np.concatenate([found[0][found[0] >= 0].astype(np.int64), np.arange(ann.n, a.n)])
+        return slots, a.vectors[slots] @ query
 
     def similarity(self, slot: int, query: np.ndarray) -> float:
         return float(self.arrays.vectors[slot] @ query)
@@ -162,15 +174,11 @@ class ScopeBlock:
         return self.ann is None or self.arrays.n > 1.25 * self.ann.n
 
     def build_index(self) -> None:
-        """Train and fill an IVF index over the current rows (run off the refresh thread)."""
-        a = self.arrays
-        n = a.n
-        lists = max(16, int(round(math.sqrt(n))))
-        quantizer = faiss.IndexFlatIP(self.dim)
-        index = faiss.IndexIVFFlat(quantizer, self.dim, lists, faiss.METRIC_INNER_PRODUCT)
-        index.cp.max_points_per_centroid = 64
-        index.cp.niter = 10
-        vectors = np.ascontiguousarray(a.vectors[:n])
+        """An 8-bit scalar-quantized copy of the current rows (faiss), searched by a SIMD scan that
+        reads a quarter of the bytes; its candidates are then re-scored with the float32 vectors."""
+        n = self.arrays.n
+        vectors = np.ascontiguousarray(self.arrays.vectors[:n])
+        index = faiss.IndexScalarQuantizer(self.dim, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT)
         index.train(vectors)
         index.add(vectors)
         self.ann = Ann(index, n)
