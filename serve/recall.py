@@ -135,7 +135,7 @@ class Recaller:
         dense = merged([b.search(vector, now, s.depth, s) for b in blocks], s.depth)
         found = {c.cached.note_id: c for c in dense}
         lexical = self._lexical(request.query, blocks, vector, now, found)
-        if found:  # only notes near the best one's similarity: full text reorders, it never drags one in
+        if found and s.relative_similarity > 0:  # only notes near the best one: full text reorders, never drags in
             floor = s.relative_similarity * max(c.similarity for c in found.values())
             lexical = [i for i in lexical if found[i].similarity >= floor]
             dense = [c for c in dense if c.similarity >= floor]
