@@ -36,7 +36,6 @@ replica, where string annotations would not resolve (the body would be read as a
 """
 
 import argparse
-import os
 import re
 import statistics
 import tempfile
