@@ -37,7 +37,8 @@ __all__ = [
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
     "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
     "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
-    "NotePatch", "NoteView", "PrincipalView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrieveRequest",
+    "NotePatch", "NoteView", "PrincipalView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrievedTurn",
+    "RetrieveRequest",
     "Retrieval", "ReviewDecision", "ReviewItem", "ReviewList", "RollbackRequest", "SessionEnded",
 ]
 
@@ -172,16 +173,42 @@ class RetrieveRequest(Body):
 
 
 class RetrievedNote(Reply):
+    """A consolidated note: ``score`` is its fused rank score, ``similarity`` its cosine to the query."""
+
+    kind: Literal["note"] = "note"
     note: NoteView
     score: float
     similarity: float
 
 
+class RetrievedTurn(Reply):
+    """A raw evidence turn of an earlier session of the agent (the episodic fallback): not a note.
+
+    It is returned only when the notes do not cover the query (their best similarity is under
+    ``retrieval.episodic_below``), within the budget the notes left; its text is masked as captured.
+    """
+
+    kind: Literal["raw_turn"] = "raw_turn"
+    event_id: str
+    agent_id: str
+    session_id: str
+    project: str
+    ts: datetime
+    role: str
+    text: str
+    similarity: float
+
+
 class Retrieval(Reply):
+    """``notes`` are consolidated notes, ``episodes`` raw turns filling what notes did not cover;
+    ``context`` renders both (each item labelled) and costs ``tokens`` (never over the budget)."""
+
     retrieval_id: str
     notes: list[RetrievedNote]
     context: str
     tokens: int
+    episodes: list[RetrievedTurn] = Field(default_factory=list)
+    covered: bool = True
 
 
 class FeedbackRequest(Body):

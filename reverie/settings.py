@@ -153,12 +153,42 @@ class MiningSettings(Section):
 
 
 class RetrievalSettings(Section):
+    """Scoped retrieval (DESIGN §4.6): ranking weights, the episodic fallback, the cache and feedback."""
+
     k: int = 8
     token_budget: int = 600
     weight_personal: float = 1.0
     weight_module: float = 0.9
     weight_project: float = 0.8
     weight_team: float = 0.7
+    # ranking: scope-weighted similarity plus priors, fused with full text by reciprocal rank
+    weight_freshness: float = 0.05
+    weight_confidence: float = 0.05
+    weight_hits: float = 0.02
+    freshness_days: float = 30.0
+    hits_saturation: int = 50
+    weight_lexical: float = 0.25
+    rrf_k: int = 60
+    depth: int = 50
+    min_similarity: float = 0.1
+    relative_similarity: float = 0.5
+    # the episodic fallback: raw evidence turns when notes do not cover the query
+    episodic: bool = True
+    episodic_below: float = 0.3
+    episodic_k: int = 3
+    episodic_candidates: int = 32
+    episodic_min_similarity: float = 0.25
+    # the in-memory cache of each replica and its approximate index
+    refresh_seconds: float = 0.25
+    reconcile_seconds: float = 30.0
+    lexical_refresh_seconds: float = 2.0
+    ann_above: int = 5000
+    # hits and feedback, flushed to the store as one audited batch
+    flush_seconds: float = 300.0
+    used_step: float = 0.02
+    wrong_step: float = 0.05
+    feedback_min_confidence: float = 0.2
+    feedback_max_confidence: float = 0.9
 
 
 class AuthSettings(Section):

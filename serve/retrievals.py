@@ -66,8 +66,11 @@ class RetrievalLog:
         return len(pending)
 
     def feedback(self, retrieval_id: str, principal: str, used: Sequence[str], unused: Sequence[str],
-                 wrong: Sequence[str]) -> RetrievalRecord:
-        """Mark returned notes; only the principal who retrieved may, and only notes it got back."""
+                 wrong: Sequence[str]) -> tuple[RetrievalRecord, RetrievalRecord]:
+        """Mark returned notes; only the principal who retrieved may, and only notes it got back.
+
+        Returns the record as it was and as it is now (feedback given again replaces the earlier marks).
+        """
         self.flush()
         found = self._read(retrieval_id)
         if found is None or found.principal != principal:
@@ -83,7 +86,7 @@ class RetrievalLog:
         marked = replace(found, used=sorted(set(used)), unused=sorted(set(unused)), wrong=sorted(set(wrong)),
                          feedback_at=self._clock.now())
         self._write([marked])
-        return marked
+        return found, marked
 
     def _read(self, retrieval_id: str) -> RetrievalRecord | None:
         table = self._store.tables.read("retrievals", f"retrieval_id = {sql_str(retrieval_id)}")

@@ -1,6 +1,7 @@
 """What one replica holds: the store, the key ring, quotas, masking, token counting, the remote parts
-(directory, embedder, mining), the retrieval log, the graph answers last sent and the metrics. Built once per replica from the
-settings the app builder passed in; routes get it through ``Depends(services)``.
+(directory, embedder, mining), the retrieval log, the retrieval cache (with its refresh thread), the
+graph answers last sent and the metrics. Built once per replica from the settings the app builder
+passed in; routes get it through ``Depends(services)``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from serve.keys import KeyRing, keys_file_path
 from serve.load import LoadReporter
 from serve.quality import refresh_gauges
 from serve.quotas import Quotas
+from serve.recall import Recaller
 from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
 from serve.retrievals import RetrievalLog
 from serve.telemetry import Telemetry
@@ -42,6 +44,8 @@ class Services:
         self.retrievals = RetrievalLog(self.store, self.clock)
         # the graph answers as sent (JSON bytes), until a table they are read from changes
         self.graphs: StoreCache[bytes] = StoreCache(self.store.tables, tuple(dict.fromkeys(GRAPH_TABLES + MAP_TABLES)), size=4)
+        self.recaller = Recaller(self.store, self.embedder, self.tokens, settings.retrieval)
+        self.recaller.start()
         self.telemetry = Telemetry()
         self.load = LoadReporter(settings.actors.namespace)
         self._stop = threading.Event()
@@ -58,6 +62,7 @@ class Services:
 
     def close(self) -> None:
         self._stop.set()
+        self.recaller.close()
         try:
             self.retrievals.flush()
         except Exception as exc:  # noqa: BLE001 - shutting down: report and go on

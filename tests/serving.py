@@ -50,18 +50,30 @@ class HashEmbeddingService:
         return self._embedder.embed(texts)
 
 
+def _embedding_service(settings: Settings) -> Any:
+    """The named embedding service the app calls: the hash one, or the real MiniLM service of ``actors/``."""
+    options = {"name": EMBEDDER_ACTOR, "namespace": settings.actors.namespace}
+    if settings.embedding.provider == "minilm":
+        from actors.embedding import EmbeddingServiceActor
+
+        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(settings.embedding, settings.actors)
+        ray.get(service.info.remote())  # the model is loaded before the first request
+        return service
+    return HashEmbeddingService.options(**options).remote(settings.embedding)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def served_settings(root: Path, **overrides: Any) -> Settings:
+def served_settings(root: Path, provider: str = "hash", **overrides: Any) -> Settings:
     auth = {"keys_file": root / "keys.json", "requests_per_minute": 100000, "burst": 100000, **overrides.pop("auth", {})}
     store = {"uri": str(root / "store"), **overrides.pop("store", {})}
     return Settings(
         store=StoreSettings(**store),
-        embedding=EmbeddingSettings(**{"provider": "hash", **overrides.pop("embedding", {})}),
+        embedding=EmbeddingSettings(**{"provider": provider, **overrides.pop("embedding", {})}),
         auth=AuthSettings(**auth),
         serve=ServeSettings(port=free_port(), app_name=f"reverie-test-{root.name}", num_cpus=0.1, **overrides.pop("serve", {})),
         **overrides,
@@ -83,7 +95,7 @@ class Served:
 def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES) -> Iterator[Served]:
     keys_file = KeysFile(Path(settings.auth.keys_file or ""))
     keys = {name: keys_file.add(name, role, projects) for name, (role, projects) in roles.items()}  # type: ignore[arg-type]
-    embedder = HashEmbeddingService.options(name=EMBEDDER_ACTOR, namespace=settings.actors.namespace).remote(settings.embedding)
+    embedder = _embedding_service(settings)
     ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
     ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
     try:

@@ -9,6 +9,7 @@ Every answer of every drawn request is checked against it, both ways (no leak, n
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,6 +22,7 @@ from reverie.clock import SystemClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
+from reverie.settings import RetrievalSettings
 from serving import Served, served, served_settings
 
 PROJECTS = ["atlas", "orion", "vega"]
@@ -92,10 +94,14 @@ class World(tuple):  # type: ignore[type-arg]
 
 @pytest.fixture(scope="module")
 def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, Note], Store]]:
-    config = served_settings(tmp_path_factory.mktemp("scopes"))
+    # every visible note is a candidate here (no similarity floor), so a retrieval returns exactly min(k, visible)
+    config = served_settings(tmp_path_factory.mktemp("scopes"),
+                             retrieval=RetrievalSettings(min_similarity=-1.0, relative_similarity=0.0, episodic=False))
     with served(config, PRINCIPALS) as app:
         store = Store.open(config.store, spec_for(config.embedding), SystemClock())
-        yield World((app, _universe(store, HashEmbedder(config.embedding)), store))
+        universe = _universe(store, HashEmbedder(config.embedding))
+        time.sleep(4 * config.retrieval.refresh_seconds + 1.0)  # the replica's cache picks up committed batches
+        yield World((app, universe, store))
         for client in _clients.values():
             client.close()
         _clients.clear()

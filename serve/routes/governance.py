@@ -22,7 +22,9 @@ ZIP = "application/zip"
 def purge_route(request: PurgeRequest, principal: Caller, deps: Deps) -> PurgeResult:
     """Hard forget an agent, a session or events, everything derived only from them and their bytes."""
     require(principal, "purge")
-    return purge(deps.store, deps.embedder, request, principal.id)
+    result = purge(deps.store, deps.embedder, request, principal.id)
+    deps.recaller.purged(result.notes_deleted)  # other replicas drop them at their next reconcile
+    return result
 
 
 @router.get("/export", response_class=Response, responses={200: {"content": {ZIP: {}}, "description": "the archive"}})

@@ -69,6 +69,7 @@ def edit_note(note_id: IdPath, patch: NotePatch, principal: Caller, deps: Deps) 
     if "statement" in changes and changes["statement"] != note.statement:
         vector = deps.embedder.embed([changes["statement"]])[0]
     deps.store.edit_note(note_id, changes, principal=principal.id, vector=vector, reason=patch.reason)
+    deps.recaller.changed()
     return NoteView.of(deps.store.notes.get(note_id))
 
 
@@ -78,6 +79,7 @@ def delete_note(note_id: IdPath, principal: Caller, deps: Deps,
     """Soft delete: the note is never retrieved again but stays restorable and auditable."""
     _changeable(deps, principal, note_id)
     deps.store.delete_note(note_id, principal=principal.id, reason=reason)
+    deps.recaller.changed()
     return NoteView.of(deps.store.notes.get(note_id))
 
 
@@ -85,6 +87,7 @@ def delete_note(note_id: IdPath, principal: Caller, deps: Deps,
 def restore_note(note_id: IdPath, principal: Caller, deps: Deps, body: NoteAction | None = None) -> NoteView:
     _changeable(deps, principal, note_id)
     deps.store.restore_note(note_id, principal=principal.id, reason=(body.reason if body else "") or "restored")
+    deps.recaller.changed()
     return NoteView.of(deps.store.notes.get(note_id))
 
 

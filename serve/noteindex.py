@@ -1,0 +1,256 @@
+"""Each replica's in-memory cache of the retrievable notes (status active, committed), kept current
+from the store, never from in-process events only (several replicas may serve one store).
+
+- Load: the visible active notes, read once, grouped into one :class:`ScopeBlock` per scope (personal
+  scopes also per project).
+- Refresh (every ``retrieval.refresh_seconds``, on a background thread): when the ``batches`` table
+  has a new version, the batches committed since the last look (a window of a few minutes, so a
+  writer's clock may lag) name the notes they changed; those notes' current views are read and each
+  one replaces, joins or leaves the cache. A deleted or superseded note therefore stops being
+  returned within about ``refresh_seconds`` plus one read.
+- Reconcile (every ``retrieval.reconcile_seconds``): the ids and versions of every visible active note
+  are compared with the cache, which catches what no batch announces (a purge deletes rows directly).
+- Full text: one BM25 index (``bm25s``) over the cached statements, rebuilt in the background at most
+  every ``retrieval.lexical_refresh_seconds`` when statements were added or changed (retired notes
+  are dropped from its answers at once; a note added since the last build is found by meaning only
+  until the next one).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import bm25s
+import faiss
+import numpy as np
+import pyarrow as pa
+
+from reverie.records import VISIBLE_BATCH_STATUSES
+from reverie.settings import RetrievalSettings
+from reverie.store import NoteFilter, Store, sql_in
+from reverie.store.rows import rows
+from serve.access import scope_project
+from serve.ranking import bm25_index, bm25_scores, scope_weight
+from serve.scopeblock import BlockKey, Cached, ScopeBlock
+
+log = logging.getLogger(__name__)
+WINDOW = timedelta(minutes=10)
+_COMPACT_AT = 1024
+
+
+def block_key(scope: str, project: str | None) -> BlockKey:
+    return (scope, project if scope.startswith("personal:") else None)
+
+
+@dataclass(frozen=True)
+class Lexical:
+    """A BM25 index over a snapshot of cached notes; ``ids[i]`` is document ``i``."""
+
+    retriever: bm25s.BM25
+    ids: list[str]
+    keys: np.ndarray  # block-key code of each document
+
+    @classmethod
+    def build(cls, ids: list[str], texts: list[str], keys: np.ndarray) -> Lexical | None:
+        if not ids:
+            return None
+        return cls(bm25_index(texts), ids, keys)
+
+    def search(self, query: str, allowed: np.ndarray, depth: int) -> list[str]:
+        scores = bm25_scores(self.retriever, query)
+        if scores is None:
+            return []
+        hit = np.flatnonzero(scores > 0)
+        hit = hit[allowed[self.keys[hit]]]
+        if hit.size > depth:
+            hit = hit[np.argpartition(-scores[hit], depth - 1)[:depth]]
+        return [self.ids[i] for i in hit[np.argsort(-scores[hit], kind="stable")]]
+
+
+class NoteIndex:
+    def __init__(self, store: Store, settings: RetrievalSettings) -> None:
+        self._store = store
+        self._settings = settings
+        self._dim = store.tables.spec.dim
+        self.blocks: dict[BlockKey, ScopeBlock] = {}
+        self._where: dict[str, tuple[ScopeBlock, int]] = {}
+        self.codes: dict[BlockKey, int] = {}
+        self.lexical: Lexical | None = None
+        self._lexical_dirty = False
+        self._lexical_building = False
+        self._applied: dict[str, datetime] = {}
+        self._watermark: datetime | None = None
+        self._batches_version: int | None = None
+        self._write = threading.Lock()
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-index")
+        self.ready = threading.Event()
+        faiss.omp_set_num_threads(1)  # each request searches on its own thread; OpenMP teams only contend
+
+    # --- reading -----------------------------------------------------------------------------
+    def lookup(self, note_id: str) -> tuple[ScopeBlock, int] | None:
+        return self._where.get(note_id)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    # --- loading and refreshing ----------------------------------------------------------------
+    def load(self) -> None:
+        """Read every visible active note (after the batch window, so no commit falls between)."""
+        with self._write:
+            self._batches_version = self._store.tables["batches"].version
+            self._remember(self._committed_since(None))
+            frame = self._store.notes.frame(NoteFilter(statuses=["active"]))
+            self._apply(frame, replace_all=True)
+        self._rebuild_lexical()
+        self.ready.set()
+
+    def refresh(self) -> int:
+        """Apply the batches committed since the last look; returns how many notes were re-read."""
+        version = self._store.tables["batches"].version
+        if version == self._batches_version:
+            return 0
+        with self._write:
+            self._batches_version = version
+            fresh = [b for b in self._committed_since(self._watermark) if b["batch_id"] not in self._applied]
+            ids = sorted({i for b in fresh for i in (b["note_ids"] or [])})
+            if ids:
+                self._apply(self._store.notes.frame(NoteFilter(note_ids=ids)), touched=ids)
+            self._remember(fresh)
+        return len(ids)
+
+    def reconcile(self) -> int:
+        """Compare every visible active note's version with the cache; returns the notes fixed."""
+        current = self._store.notes.frame(NoteFilter(statuses=["active"]), columns=["note_id", "version"])
+        versions = dict(zip(current["note_id"].to_pylist(), current["version"].to_pylist(), strict=True))
+        with self._write:
+            stale = [i for i, (block, slot) in self._where.items()
+                     if versions.get(i) != block.entries[slot].version]
+            missing = [i for i in versions if i not in self._where]
+            ids = sorted({*stale, *missing})
+            if ids:
+                self._apply(self._store.notes.frame(NoteFilter(note_ids=ids)), touched=ids)
+        return len(ids)
+
+    def forget(self, note_ids: Iterable[str]) -> None:
+        with self._write:
+            for note_id in note_ids:
+                self._drop(note_id)
+
+    def _committed_since(self, watermark: datetime | None) -> list[dict]:
+        since = (min(watermark, self._store.now()) if watermark else self._store.now()) - WINDOW
+        where = f"{sql_in('status', VISIBLE_BATCH_STATUSES)} AND committed_at >= timestamp '{since.isoformat()}'"
+        return rows(self._store.tables.read("batches", where, ["batch_id", "note_ids", "committed_at"]))
+
+    def _remember(self, batches: Iterable[dict]) -> None:
+        for batch in batches:
+            self._applied[batch["batch_id"]] = batch["committed_at"]
+            if self._watermark is None or batch["committed_at"] > self._watermark:
+                self._watermark = batch["committed_at"]
+        if self._watermark is not None:
+            floor = self._watermark - 2 * WINDOW
+            self._applied = {k: v for k, v in self._applied.items() if v >= floor}
+
+    # --- changing the cache (under the writer lock) --------------------------------------------
+    def _apply(self, frame: pa.Table, *, touched: Sequence[str] = (), replace_all: bool = False) -> None:
+        seen: set[str] = set()
+        vectors = frame["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False).reshape(-1, self._dim) \
+            if frame.num_rows else np.zeros((0, self._dim), np.float32)
+        chunk = frame.drop_columns(["vector"])
+        for i, row in enumerate(rows(chunk.select(_LIGHT))):
+            seen.add(row["note_id"])
+            self._put(row, np.asarray(vectors[i], dtype=np.float32), chunk, i)
+        gone = set(self._where) if replace_all else set(touched)
+        for note_id in gone - seen:
+            self._drop(note_id)
+        self._compact()
+        self._schedule_indexes()
+
+    def _put(self, row: dict, vector: np.ndarray, chunk: pa.Table, i: int) -> None:
+        note_id = row["note_id"]
+        old = self._where.get(note_id)
+        if old is not None and old[0].entries[old[1]].version == row["version"]:
+            return
+        retrievable = row["status"] == "active" and not row["tombstone"] and _consistent(row)
+        if old is not None:
+            self._drop(note_id)
+        if not retrievable:
+            return
+        block = self._block(block_key(row["scope"], row["project"]))
+        cached = Cached(note_id, row["version"], row["statement"], chunk, i)
+        self._where[note_id] = (block, block.append(cached, vector, row))
+        if old is None or old[0].entries[old[1]].statement != row["statement"]:
+            self._lexical_dirty = True
+
+    def _drop(self, note_id: str) -> None:
+        found = self._where.pop(note_id, None)
+        if found is not None:
+            found[0].retire(found[1])
+
+    def _block(self, key: BlockKey) -> ScopeBlock:
+        if key not in self.blocks:
+            self.blocks[key] = ScopeBlock(key, scope_weight(self._settings, key[0]), self._dim)
+            self.codes.setdefault(key, len(self.codes))
+        return self.blocks[key]
+
+    def _compact(self) -> None:
+        """Rebuild blocks that are mostly retired rows (readers keep the old block they hold)."""
+        for key, block in list(self.blocks.items()):
+            if block.dead < max(_COMPACT_AT, block.live_count):
+                continue
+            fresh = ScopeBlock(key, block.weight, self._dim)
+            a = block.arrays
+            for slot in np.flatnonzero(a.live[: a.n]):
+                cached = block.entries[int(slot)]
+                new_slot = fresh.append(cached, a.vectors[slot], cached.as_row())
+                self._where[cached.note_id] = (fresh, new_slot)
+            self.blocks[key] = fresh
+
+    # --- background builds ---------------------------------------------------------------------
+    def _schedule_indexes(self) -> None:
+        for block in self.blocks.values():
+            if block.wants_index(self._settings):
+                block.building = True
+                self._builder.submit(self._build_index, block)
+
+    def _build_index(self, block: ScopeBlock) -> None:
+        try:
+            block.build_index()
+        except Exception as exc:  # noqa: BLE001 - exact search goes on; the next change retries
+            log.warning("approximate index of %s not built (%s); searching it exactly", block.key, type(exc).__name__)
+        finally:
+            block.building = False
+
+    def lexical_due(self) -> bool:
+        return self._lexical_dirty and not self._lexical_building
+
+    def rebuild_lexical_soon(self) -> None:
+        self._lexical_building = True
+        self._builder.submit(self._rebuild_lexical)
+
+    def _rebuild_lexical(self) -> None:
+        try:
+            with self._write:
+                self._lexical_dirty = False
+                snapshot = [(i, b.entries[s].statement, self.codes[b.key]) for i, (b, s) in self._where.items()]
+            ids = [s[0] for s in snapshot]
+            self.lexical = Lexical.build(ids, [s[1] for s in snapshot], np.array([s[2] for s in snapshot], dtype=np.int64))
+        finally:
+            self._lexical_building = False
+
+    def close(self) -> None:
+        self._builder.shutdown(wait=False, cancel_futures=True)
+
+
+def _consistent(row: dict) -> bool:
+    """A shared note's scope names its own project (``sees_note`` refuses others to everyone but admins)."""
+    owner = scope_project(row["scope"])
+    return owner is None or owner == row["project"]
+
+
+_LIGHT = ["note_id", "version", "status", "tombstone", "scope", "project", "statement", "confidence",
+          "hit_count", "last_verified_at", "last_seen_at", "created_at", "expires_at"]

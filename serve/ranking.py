@@ -1,0 +1,87 @@
+"""How candidate notes are ordered (DESIGN §4.6, seed 000 "Time and ranking").
+
+Two rankings of the visible candidates, fused by reciprocal rank:
+
+- dense: ``scope_weight × similarity + w_f × freshness + w_c × confidence + w_h × hits``, where
+  freshness is ``max(0, 1 − age_days / freshness_days)`` (age since the note was last verified, seen or
+  created; feedback flushes do not make a note look fresh) and hits is ``min(1, log1p(hit_count) / log1p(hits_saturation))``;
+- lexical: BM25 over the statements (``bm25s``), of the same visible notes.
+
+A note's fused score is ``1 / (rrf_k + dense_rank) + weight_lexical / (rrf_k + lexical_rank)`` (a
+list it is missing from adds nothing). Notes under ``min_similarity``, or under ``relative_similarity``
+times the best candidate's similarity, are never candidates, whatever their words: full text reorders
+close candidates (and wins on rare words: names, ids, error codes) but never drags in a far one.
+Measured on the phrasebooks of ``reverie.eval`` (BENCHMARKS.md, "Retrieval (issue 6)").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import bm25s
+import numpy as np
+import Stemmer
+
+from reverie.settings import RetrievalSettings
+
+DAY = 86400.0
+_STEMMERS = threading.local()
+
+
+def words(texts: Sequence[str]) -> list[list[str]]:
+    """Texts as BM25 terms: lower-cased words, English stop words out, Snowball-stemmed."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:  # a Stemmer is not thread-safe: one per thread
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False)
+
+
+def bm25_index(texts: Sequence[str]) -> bm25s.BM25:
+    retriever = bm25s.BM25()
+    retriever.index(words(texts), show_progress=False)
+    return retriever
+
+
+def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
+    """BM25 score of every document for ``query``; ``None`` when no word of it is indexed."""
+    known = retriever.get_tokens_ids(words([query])[0])
+    return retriever.get_scores_from_ids(known) if known else None
+
+
+def scope_weight(settings: RetrievalSettings, scope: str) -> float:
+    kind = scope.split(":", 1)[0]
+    return {
+        "personal": settings.weight_personal, "module": settings.weight_module,
+        "project": settings.weight_project, "team": settings.weight_team,
+    }[kind]
+
+
+def priors(settings: RetrievalSettings, fresh_at: np.ndarray, confidence: np.ndarray, hits: np.ndarray,
+           now: float) -> np.ndarray:
+    """The part of the dense score that does not depend on the query."""
+    age_days = np.maximum(0.0, now - fresh_at) / DAY
+    freshness = np.maximum(0.0, 1.0 - age_days / settings.freshness_days)
+    hit_score = np.minimum(1.0, np.log1p(hits) / np.log1p(max(1, settings.hits_saturation)))
+    return (settings.weight_freshness * freshness + settings.weight_confidence * confidence
+            + settings.weight_hits * hit_score).astype(np.float32)
+
+
+def fuse(dense: Sequence[str], lexical: Sequence[str], settings: RetrievalSettings) -> list[tuple[str, float]]:
+    """Reciprocal-rank fusion of two ranked id lists, best first (ties keep the dense order)."""
+    scores: dict[str, float] = {}
+    for rank, key in enumerate(dense, start=1):
+        scores[key] = scores.get(key, 0.0) + 1.0 / (settings.rrf_k + rank)
+    for rank, key in enumerate(lexical, start=1):
+        scores[key] = scores.get(key, 0.0) + settings.weight_lexical / (settings.rrf_k + rank)
+    order = {key: i for i, key in enumerate([*dense, *lexical])}
+    return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
+
+
+def top(scores: np.ndarray, depth: int) -> np.ndarray:
+    """Indices of the ``depth`` highest finite scores, best first."""
+    finite = np.flatnonzero(np.isfinite(scores))
+    if finite.size > depth:
+        part = np.argpartition(-scores[finite], depth - 1)[:depth]
+        finite = finite[part]
+    return finite[np.argsort(-scores[finite], kind="stable")]

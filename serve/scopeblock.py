@@ -1,0 +1,189 @@
+"""The cached retrievable notes of one scope: vectors and ranking columns in numpy, searched exactly or,
+above ``retrieval.ann_above`` notes, by an 8-bit scalar-quantized scan (faiss) whose best
+``2 × depth + 16`` rows are re-scored with the float32 vectors, plus an exact scan of the rows added
+since that copy was built (it is rebuilt once they are a quarter of it).
+
+One writer (the replica's refresh thread) appends and retires rows; readers never lock. A row is
+never rewritten in place: a changed note retires its old slot and takes a new one, and the arrays
+are replaced as a whole when they grow or are compacted, so a reader holding ``block.arrays`` sees a
+consistent snapshot (rows below its ``n``; only ``live`` flags may drop to False under it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import faiss
+import numpy as np
+import pyarrow as pa
+
+from reverie.settings import RetrievalSettings
+from serve.ranking import priors
+
+BlockKey = tuple[str, str | None]  # (scope, project of a personal scope)
+_NO_EXPIRY = float("inf")
+
+
+def seconds(value: datetime | None, default: float) -> float:
+    return value.timestamp() if value is not None else default
+
+
+@dataclass
+class Arrays:
+    """Capacity-sized columns; rows ``[0, n)`` are filled."""
+
+    vectors: np.ndarray
+    live: np.ndarray
+    fresh_at: np.ndarray
+    expires_at: np.ndarray
+    confidence: np.ndarray
+    hits: np.ndarray
+    n: int = 0
+
+    @classmethod
+    def empty(cls, capacity: int, dim: int) -> Arrays:
+        return cls(np.zeros((capacity, dim), np.float32), np.zeros(capacity, bool), np.zeros(capacity),
+                   np.full(capacity, _NO_EXPIRY), np.zeros(capacity, np.float32), np.zeros(capacity, np.float32))
+
+    def grown(self, capacity: int) -> Arrays:
+        bigger = Arrays.empty(capacity, self.vectors.shape[1])
+        for name in ("vectors", "live", "fresh_at", "expires_at", "confidence", "hits"):
+            getattr(bigger, name)[: self.n] = getattr(self, name)[: self.n]
+        bigger.n = self.n
+        return bigger
+
+
+@dataclass(frozen=True)
+class Ann:
+    """A quantized copy of slots ``[0, n)`` (slots keep their place when the arrays grow)."""
+
+    index: Any
+    n: int
+
+
+@dataclass(frozen=True)
+class Cached:
+    """Where a note's full row is: a chunk of rows read together, and its index there."""
+
+    note_id: str
+    version: int
+    statement: str
+    chunk: pa.Table
+    row: int
+
+    def as_row(self) -> dict[str, Any]:
+        return self.chunk.slice(self.row, 1).to_pylist()[0]
+
+
+@dataclass
+class Candidate:
+    cached: Cached
+    similarity: float
+    dense: float
+
+
+@dataclass(frozen=True)
+class Hits:
+    """Rows of one block, best first: their slots, cosine similarities and dense scores."""
+
+    block: ScopeBlock
+    slots: np.ndarray
+    sims: np.ndarray
+    dense: np.ndarray
+
+    def candidate(self, i: int) -> Candidate:
+        return Candidate(self.block.entries[int(self.slots[i])], float(self.sims[i]), float(self.dense[i]))
+
+    def candidates(self) -> list[Candidate]:
+        return [self.candidate(i) for i in range(len(self.slots))]
+
+
+@dataclass
+class ScopeBlock:
+    key: BlockKey
+    weight: float
+    dim: int
+    arrays: Arrays = field(init=False)
+    entries: list[Cached] = field(default_factory=list)
+    ann: Ann | None = None
+    dead: int = 0
+    building: bool = False
+
+    def __post_init__(self) -> None:
+        self.arrays = Arrays.empty(16, self.dim)
+
+    @property
+    def live_count(self) -> int:
+        return self.arrays.n - self.dead
+
+    # --- the writer --------------------------------------------------------------------------
+    def append(self, cached: Cached, vector: np.ndarray, row: dict[str, Any]) -> int:
+        a = self.arrays
+        if a.n == len(a.live):
+            a = self.arrays = a.grown(2 * len(a.live))
+        slot = a.n
+        a.vectors[slot] = vector
+        a.fresh_at[slot] = seconds(row.get("last_verified_at") or row.get("last_seen_at") or row.get("created_at"), 0.0)
+        a.expires_at[slot] = seconds(row.get("expires_at"), _NO_EXPIRY)
+        a.confidence[slot] = row.get("confidence") or 0.0
+        a.hits[slot] = row.get("hit_count") or 0
+        self.entries.append(cached)
+        a.live[slot] = True
+        a.n = slot + 1
+        return slot
+
+    def retire(self, slot: int) -> None:
+        self.arrays.live[slot] = False
+        self.dead += 1
+
+    # --- readers -----------------------------------------------------------------------------
+    def search(self, query: np.ndarray, now: float, depth: int, settings: RetrievalSettings) -> Hits:
+        """The ``depth`` best live, unexpired rows over ``min_similarity`` by the dense score."""
+        a, ann = self.arrays, self.ann
+        if ann is not None:
+            slots, sims = self._approximate(ann, query, depth, settings)
+        else:
+            slots = np.arange(a.n)
+            sims = a.vectors[: a.n] @ query
+        keep = a.live[slots] & (a.expires_at[slots] > now) & (sims >= settings.min_similarity)
+        slots, sims = slots[keep], sims[keep]
+        dense = self.weight * sims + priors(settings, a.fresh_at[slots], a.confidence[slots], a.hits[slots], now)
+        best = np.argsort(-dense, kind="stable")[:depth] if len(dense) <= 4 * depth else _top(dense, depth)
+        return Hits(self, slots[best], sims[best], dense[best])
+
+    def _approximate(self, ann: Ann, query: np.ndarray, depth: int, settings: RetrievalSettings) -> tuple[np.ndarray, np.ndarray]:
+        """Candidates from the 8-bit scan, re-scored exactly, plus the rows added since it was built."""
+        a = self.arrays
+        _, found = ann.index.search(query[None, :], min(ann.n, 2 * depth + 16))
+        slots = np.concatenate([found[0][found[0] >= 0].astype(np.int64), np.arange(ann.n, a.n)])
+        return slots, a.vectors[slots] @ query
+
+    def similarity(self, slot: int, query: np.ndarray) -> float:
+        return float(self.arrays.vectors[slot] @ query)
+
+    def usable(self, slot: int, now: float) -> bool:
+        a = self.arrays
+        return slot < a.n and bool(a.live[slot]) and a.expires_at[slot] > now
+
+    # --- the approximate index ---------------------------------------------------------------
+    def wants_index(self, settings: RetrievalSettings) -> bool:
+        if self.building or self.live_count < settings.ann_above:
+            return False
+        return self.ann is None or self.arrays.n > 1.25 * self.ann.n
+
+    def build_index(self) -> None:
+        """An 8-bit scalar-quantized copy of the current rows (faiss), searched by a SIMD scan that
+        reads a quarter of the bytes; its candidates are then re-scored with the float32 vectors."""
+        n = self.arrays.n
+        vectors = np.ascontiguousarray(self.arrays.vectors[:n])
+        index = faiss.IndexScalarQuantizer(self.dim, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT)
+        index.train(vectors)
+        index.add(vectors)
+        self.ann = Ann(index, n)
+
+
+def _top(scores: np.ndarray, depth: int) -> np.ndarray:
+    part = np.argpartition(-scores, depth - 1)[:depth]
+    return part[np.argsort(-scores[part], kind="stable")]
