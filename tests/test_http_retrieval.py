@@ -183,6 +183,16 @@ def test_narrowing_by_scope_never_widens_what_is_seen(app: Served, world: dict[s
     assert set(got) <= SEEN_BY[agent]
     assert scopes is None or set(got.values()) <= set(scopes)
     assert all(turn["agent_id"] == agent for turn in body["episodes"])
+    assert scopes is None or f"personal:{agent}" in scopes or body["episodes"] == []
+
+
+def test_raw_turns_come_only_where_the_scopes_let_personal_memory_in(app: Served, world: dict[str, Note]) -> None:
+    question = "When are old invoices moved to cold storage?"
+    with app.client("coder-1") as coder:
+        shared = _retrieve(coder, "coder-1", question, scopes=["team", "project:atlas"])
+        mine = _retrieve(coder, "coder-1", question, scopes=["team", "personal:coder-1"])
+    assert shared["covered"] is False and shared["episodes"] == [] and "raw turn" not in shared["context"]
+    assert [t["event_id"] for t in mine["episodes"]][:1] == ["ev-1"]
 
 
 def test_a_superseded_note_is_never_returned(app: Served, world: dict[str, Note], store: Store, minilm: Embedder) -> None:
