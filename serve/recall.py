@@ -109,7 +109,7 @@ class Recaller:
         self._embedder = embedder
         self._tokens = tokens
         self.index = NoteIndex(store, settings)
-        self.episodes = EpisodeFinder(store, embedder, settings)
+        self.episodes = EpisodeFinder(store, embedder, settings, self.index.retired_evidence)
         self.tally = Tally(store, settings)
         self._store = store
         self._frame = tokens.count(BEGIN) + tokens.count(END)

@@ -233,6 +233,47 @@ def test_a_deleted_note_stops_being_returned_within_a_second(app: Served, world:
         assert elapsed < 1.0
 
 
+def test_a_retired_note_does_not_come_back_as_its_own_raw_turns(app: Served, world: dict[str, Note], store: Store,
+                                                                minilm: Embedder) -> None:
+    at = store.now()
+    note = _note("n-artifacts", "personal:coder-1", "coder-1", "atlas",
+                 "The nightly job deletes build artifacts older than two weeks from the shared cache.", at)
+    note = note.model_copy(update={"evidence": ["ev-artifacts"]})
+    store.events.append([
+        Event(event_id="ev-artifacts", agent_id="coder-1", session_id="s-coder-art", project="atlas", ts=at, role="user",
+              text="Remember: the nightly job deletes build artifacts older than two weeks from the shared cache.",
+              ingested_at=at),
+        Event(event_id="ev-artifacts-ask", agent_id="coder-1", session_id="s-coder-art", project="atlas", ts=at,
+              role="assistant", text="Should I keep my build artifacts in the shared cache for more than two weeks?",
+              ingested_at=at),
+    ])
+    vector = minilm.embed([note.statement])[0]
+    commit(store, lambda: [NoteWrite(note, "add", vector=vector)], agent_id="coder-1", project="atlas")
+    question = "How long do build artifacts stay in the shared cache?"
+
+    def turns(client: Any) -> list[str] | None:
+        body = _retrieve(client, "coder-1", question)
+        return None if body["covered"] else [t["event_id"] for t in body["episodes"]]
+
+    with app.client("coder-1") as client:
+        wait_for(lambda: _ids(client, "coder-1", question)[:1] == ["n-artifacts"], timeout=5)
+        assert client.delete("/v1/notes/n-artifacts").status_code == 200
+        found = turns(client)
+        assert found is not None and "ev-artifacts-ask" in found and "ev-artifacts" not in found
+        assert client.post("/v1/notes/n-artifacts/restore").status_code == 200
+        assert _ids(client, "coder-1", question)[:1] == ["n-artifacts"]
+        for _ in range(5):  # superseded by another process: the cache notices it by itself
+            try:
+                retired = store.notes.get("n-artifacts").model_copy(update={"status": "superseded", "invalid_at": store.now()})
+                store.batches.run("local", [NoteWrite(retired, "supersede")], agent_id="coder-1", project="atlas")
+                break
+            except BatchConflictError:
+                continue
+        elapsed = wait_for(lambda: (found := turns(client)) is not None and "ev-artifacts-ask" in found
+                           and "ev-artifacts" not in found, timeout=5)
+        assert elapsed < 1.0
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(budget=st.integers(1, 400), k=st.integers(1, 20), question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
                                                                                + ["How long do invoice PDFs stay before they are archived?"]))
