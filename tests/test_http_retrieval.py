@@ -319,9 +319,15 @@ def test_forged_delimiters_in_a_note_stay_inside_its_item(app: Served, world: di
     assert "evidence e-n-forged" in forged[0].fields
 
 
-def test_feedback_moves_the_hit_rate_hit_counts_and_confidence(app: Served, world: dict[str, Note]) -> None:
-    time.sleep(3 * app.settings.retrieval.flush_seconds)  # hits of earlier tests are written by now
+def test_feedback_moves_the_hit_rate_hit_counts_and_confidence(app: Served, world: dict[str, Note], store: Store,
+                                                                minilm: Embedder) -> None:
+    # a note of its own, so no hit of an earlier test can still be waiting for a flush (no sleep)
+    fresh = _note("n-orion-freeze", "project:orion", "scout-1", "orion",
+                  "Orion has a code freeze on the last Friday of every month: nothing is merged that day.", store.now())
+    vector = minilm.embed([fresh.statement])[0]
+    commit(store, lambda: [NoteWrite(fresh, "add", vector=vector)], agent_id="scout-1", project="orion")
     step = app.settings.retrieval
+    returned = 0
     with app.client("scout-1") as scout, app.client("ana-orion") as analyst:
         def note(note_id: str) -> dict[str, Any]:
             return scout.get(f"/v1/notes/{note_id}").json()
@@ -329,22 +335,29 @@ def test_feedback_moves_the_hit_rate_hit_counts_and_confidence(app: Served, worl
         def rate() -> float | None:
             return analyst.get("/v1/metrics/memory", params={"project": "orion"}).json()["top5_hit_rate"]
 
-        hits = note("n-orion-tickets")["hit_count"]
+        def ask() -> dict[str, Any]:
+            nonlocal returned
+            body = _retrieve(scout, "scout-1", "Can I merge on the last Friday of the month in orion?", project="orion", k=1)
+            returned += [n["note"]["note_id"] for n in body["notes"]] == ["n-orion-freeze"]
+            return body
+
+        wait_for(lambda: "n-orion-freeze" in [n["note"]["note_id"] for n in ask()["notes"]], timeout=5)
         before = rate()
-        first = _retrieve(scout, "scout-1", SCENARIO["n-orion-tickets"][4][0], project="orion", k=1)
-        assert [n["note"]["note_id"] for n in first["notes"]] == ["n-orion-tickets"]
-        assert scout.post(f"/v1/retrieve/{first['retrieval_id']}/feedback", json={"used": ["n-orion-tickets"]}).json()["used"] == 1
+        first = ask()
+        assert [n["note"]["note_id"] for n in first["notes"]] == ["n-orion-freeze"]
+        assert scout.post(f"/v1/retrieve/{first['retrieval_id']}/feedback", json={"used": ["n-orion-freeze"]}).json()["used"] == 1
         rates = [rate()]
         second = _retrieve(scout, "scout-1", SCENARIO["n-scout-summary"][4][0], project="orion", k=1)
         assert [n["note"]["note_id"] for n in second["notes"]] == ["n-scout-summary"]
         for _ in range(2):  # given twice, it counts once
             scout.post(f"/v1/retrieve/{second['retrieval_id']}/feedback", json={"wrong": ["n-scout-summary"]})
         rates.append(rate())
-        wait_for(lambda: note("n-orion-tickets")["confidence"] > 0.6 and note("n-scout-summary")["confidence"] < 0.6, timeout=10)
-        top, wrong = note("n-orion-tickets"), note("n-scout-summary")
-        history = scout.get("/v1/notes/n-orion-tickets/history").json()
+        # the hits were counted before the feedback: once the feedback is written, so are they
+        wait_for(lambda: note("n-orion-freeze")["confidence"] > 0.6 and note("n-scout-summary")["confidence"] < 0.6, timeout=10)
+        top, wrong = note("n-orion-freeze"), note("n-scout-summary")
+        history = scout.get("/v1/notes/n-orion-freeze/history").json()
     assert before is None and rates == [pytest.approx(1.0), pytest.approx(0.5)]
-    assert top["hit_count"] == hits + 1
+    assert top["hit_count"] == returned
     assert top["confidence"] == pytest.approx(0.6 + step.used_step, abs=1e-6)
     assert wrong["confidence"] == pytest.approx(0.6 - step.wrong_step, abs=1e-6)
     assert wrong["status"] == "active"  # wrong feedback alone never retires a note
