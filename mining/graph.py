@@ -334,10 +334,13 @@ class TeamGraph:
         return TeamGraph(live)
 
     def without_personal(self) -> TeamGraph:
-        """Drop personal notes (and their edges), for readers who may not see them."""
-        hidden = [n for n, d in self.graph.nodes(data=True) if d["kind"] == "note" and str(d.get("scope", "")).startswith("personal:")]
+        """Drop personal notes (and their edges), for readers who may not see them, and what only
+        they linked to: a subject or session known only from personal notes would say what they are about."""
+        hidden = {n for n, d in self.graph.nodes(data=True) if d["kind"] == "note" and str(d.get("scope", "")).startswith("personal:")}
+        linked = {m for n in hidden for m in nx.all_neighbors(self.graph, n)} - hidden
         kept = self.graph.copy()
         kept.remove_nodes_from(hidden)
+        kept.remove_nodes_from([n for n in linked if kept.degree(n) == 0])
         return TeamGraph(kept)
 
     def to_node_link(self) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Only the events the caller may see, under DESIGN §5: the retrieving agent's own events (an admin
 retrieving for an agent gets that agent's), of the asked project if one is given, masked as they were
-captured. Events that try to instruct (``reverie.quarantine``) are never offered. Candidates are the
+captured. Events that try to instruct (``reverie.quarantine``) are never offered, nor the evidence of a
+deleted or superseded note (``retired``: it would bring the retired note back as its own raw turn). Candidates are the
 BM25 best (``retrieval.episodic_candidates``) of the agent's events; they are embedded with the query's
 embedder and kept when their cosine reaches ``retrieval.episodic_min_similarity``, best first.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bm25s
@@ -59,8 +61,10 @@ class _Log:
 
 
 class EpisodeFinder:
-    def __init__(self, store: Store, embedder: EmbeddingService, settings: RetrievalSettings) -> None:
+    def __init__(self, store: Store, embedder: EmbeddingService, settings: RetrievalSettings,
+                 retired: Callable[[str], bool]) -> None:
         self._store = store
+        self._retired = retired
         self._embedder = embedder
         self._settings = settings
         self._logs: OrderedDict[tuple[str, str | None], _Log] = OrderedDict()
@@ -70,7 +74,8 @@ class EpisodeFinder:
              vector: np.ndarray) -> list[Turn]:
         """Relevant raw turns of ``agent_id``'s own events, best first."""
         log = self._log(agent_id, project)
-        found = [e for e in log.candidates(query, self._settings.episodic_candidates) if sees_event(principal, e, False)]
+        found = [e for e in log.candidates(query, self._settings.episodic_candidates)
+                 if sees_event(principal, e, False) and not self._retired(e.event_id)]
         if not found:
             return []
         sims = self._embedder.embed([e.text for e in found]) @ vector

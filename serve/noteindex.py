@@ -10,6 +10,8 @@ from the store, never from in-process events only (several replicas may serve on
   returned within about ``refresh_seconds`` plus one read.
 - Reconcile (every ``retrieval.reconcile_seconds``): the ids and versions of every visible active note
   are compared with the cache, which catches what no batch announces (a purge deletes rows directly).
+- Retired evidence: the evidence event ids of deleted and superseded notes, kept current by the same
+  reads, so the episodic fallback never brings a retired note back as its own raw turns.
 - Full text: one BM25 index (``bm25s``) over the cached statements, rebuilt in the background at most
   every ``retrieval.lexical_refresh_seconds`` when statements were added or changed (retired notes
   are dropped from its answers at once; a note added since the last build is found by meaning only
@@ -41,6 +43,7 @@ from serve.scopeblock import BlockKey, Cached, ScopeBlock
 log = logging.getLogger(__name__)
 WINDOW = timedelta(minutes=10)
 _COMPACT_AT = 1024
+RETIRED = ("deleted", "superseded")
 
 
 def block_key(scope: str, project: str | None) -> BlockKey:
@@ -84,6 +87,8 @@ class NoteIndex:
         self._lexical_dirty = False
         self._lexical_building = False
         self._applied: dict[str, datetime] = {}
+        self._retired: dict[str, tuple[str, ...]] = {}  # note id -> evidence, of retired notes
+        self._retired_events: dict[str, int] = {}  # event id -> how many retired notes cite it
         self._watermark: datetime | None = None
         self._batches_version: int | None = None
         self._write = threading.Lock()
@@ -98,6 +103,10 @@ class NoteIndex:
     def __len__(self) -> int:
         return len(self._where)
 
+    def retired_evidence(self, event_id: str) -> bool:
+        """Whether the event is evidence of a deleted or superseded note (its raw turn stays out)."""
+        return self._retired_events.get(event_id, 0) > 0
+
     # --- loading and refreshing ----------------------------------------------------------------
     def load(self) -> None:
         """Read every visible active note (after the batch window, so no commit falls between)."""
@@ -106,6 +115,9 @@ class NoteIndex:
             self._remember(self._committed_since(None))
             frame = self._store.notes.frame(NoteFilter(statuses=["active"]))
             self._apply(frame, replace_all=True)
+            retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=["status", "evidence"])
+            for row in rows(retired):
+                self._track(row["note_id"], row)
         self._rebuild_lexical()
         self.ready.set()
 
@@ -140,6 +152,7 @@ class NoteIndex:
         with self._write:
             for note_id in note_ids:
                 self._drop(note_id)
+                self._track(note_id, None)
 
     def _committed_since(self, watermark: datetime | None) -> list[dict]:
         since = (min(watermark, self._store.now()) if watermark else self._store.now()) - WINDOW
@@ -164,9 +177,14 @@ class NoteIndex:
         for i, row in enumerate(rows(chunk.select(_LIGHT))):
             seen.add(row["note_id"])
             self._put(row, np.asarray(vectors[i], dtype=np.float32), chunk, i)
+        if not replace_all:
+            for row in rows(chunk.select(["note_id", "status", "evidence", "tombstone"])):
+                self._track(row["note_id"], row)
         gone = set(self._where) if replace_all else set(touched)
         for note_id in gone - seen:
             self._drop(note_id)
+        for note_id in set(touched) - seen:
+            self._track(note_id, None)
         self._compact()
         self._schedule_indexes()
 
@@ -185,6 +203,19 @@ class NoteIndex:
         self._where[note_id] = (block, block.append(cached, vector, row))
         if old is None or old[0].entries[old[1]].statement != row["statement"]:
             self._lexical_dirty = True
+
+    def _track(self, note_id: str, row: dict | None) -> None:
+        """Count the evidence of ``note_id`` as retired or not, as its current ``row`` says (None: gone)."""
+        for event_id in self._retired.pop(note_id, ()):
+            left = self._retired_events.pop(event_id, 1) - 1
+            if left > 0:
+                self._retired_events[event_id] = left
+        if row is None or row["status"] not in RETIRED or row.get("tombstone"):
+            return
+        evidence = tuple(row["evidence"] or ())
+        self._retired[note_id] = evidence
+        for event_id in evidence:
+            self._retired_events[event_id] = self._retired_events.get(event_id, 0) + 1
 
     def _drop(self, note_id: str) -> None:
         found = self._where.pop(note_id, None)

@@ -7,7 +7,8 @@ fall back to raw turns where notes do not cover the query, fit k and the token b
 2. Fan out personal → module → project → team, each block searched with its scope's weight, and
    rank (:mod:`serve.ranking`); BM25 over the same visible notes; reciprocal-rank fusion.
 3. Episodic fallback (:mod:`serve.episodes`) when the best note's similarity is under
-   ``retrieval.episodic_below`` (the notes do not cover the query).
+   ``retrieval.episodic_below`` (the notes do not cover the query) and the request's ``scopes``, if
+   any, hold the agent's personal scope (raw turns are as private as its personal notes).
 4. Fit: notes in rank order up to ``k``, then turns up to ``episodic_k``, each only if the whole block
    still fits the budget; ``tokens`` is the rendered block's count with the bundled tokenizer, never
    over the budget. Rendering: :mod:`serve.block`.
@@ -73,6 +74,11 @@ def wanted(principal: Principal, request: RetrieveRequest, block: ScopeBlock) ->
     return owner == request.project
 
 
+def turns_wanted(request: RetrieveRequest) -> bool:
+    """Raw turns are the agent's own, like its personal notes: only where the request lets those in."""
+    return request.scopes is None or f"personal:{request.agent_id}" in request.scopes
+
+
 def notes_of(candidates: list[Candidate]) -> list[Note]:
     """The full notes of candidates, read from their cached row chunks one ``take`` per chunk."""
     by_chunk: dict[int, list[int]] = {}
@@ -103,7 +109,7 @@ class Recaller:
         self._embedder = embedder
         self._tokens = tokens
         self.index = NoteIndex(store, settings)
-        self.episodes = EpisodeFinder(store, embedder, settings)
+        self.episodes = EpisodeFinder(store, embedder, settings, self.index.retired_evidence)
         self.tally = Tally(store, settings)
         self._store = store
         self._frame = tokens.count(BEGIN) + tokens.count(END)
@@ -120,7 +126,7 @@ class Recaller:
         ranked = self.rank(principal, request, vector)
         covered = bool(ranked) and max(c.similarity for c in ranked) >= self._settings.episodic_below
         turns: list[Turn] = []
-        if not covered and self._settings.episodic:
+        if not covered and self._settings.episodic and turns_wanted(request):
             turns = self.episodes.find(principal, request.agent_id, request.project, request.query, vector)
         found = self.fit(ranked, turns, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)

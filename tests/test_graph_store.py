@@ -169,3 +169,22 @@ def test_purging_an_agent_removes_its_graph_elements(mined: Path, tmp_path: Path
     nodes = {r["node_id"] for r in store.graph_nodes.read()}
     assert "agent:a1" not in nodes and "session:s1" not in nodes and "note:n-atlas-00-0-a1-s1" not in nodes
     assert all("agent:a1" not in (r["source"], r["target"]) for r in store.graph_edges.read())
+
+
+def test_without_personal_leaves_nothing_only_personal_notes_point_to(tmp_path: Path) -> None:
+    """A subject or session known only from personal notes would tell a reader of the shared graph
+    what those notes are about: it goes with them; what shared elements link to stays."""
+    clock = ManualClock()
+    shared = _note(1, "a1", "s1", "api", "deploy order", clock).model_copy(update={"scope": "module:atlas/api"})
+    private = [_note(2, "a2", "s2", "api", "my divorce lawyer", clock), _note(3, "a2", "s3", "api", "deploy order", clock)]
+    pattern = _pattern([shared, *private], clock).model_copy(update={"source_sessions": ["s1", "s3"]})
+    fragment = Fragment()
+    add_pattern(fragment, pattern, [shared, *private], [("n1", "n2")], clock.now())
+    nodes, edges = GraphRows(Store.open(*_store_args(tmp_path), clock), "atlas").changes(fragment)
+    graph = TeamGraph.from_rows(_as_stored(nodes), _as_stored(edges))
+    assert "subject:my divorce lawyer" in graph.graph and "session:s2" in graph.graph
+    hidden = graph.without_personal()
+    assert {"note:n2", "note:n3", "subject:my divorce lawyer", "session:s2"}.isdisjoint(hidden.graph)
+    assert {"note:n1", "subject:deploy order", "session:s1", "session:s3", "agent:a2", "pattern:p1"} <= set(hidden.graph)
+    assert all(hidden.graph.degree(n) > 0 for n in hidden.graph)
+    assert hidden.neighbourhood("my divorce lawyer").graph.number_of_nodes() == 0
