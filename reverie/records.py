@@ -32,7 +32,7 @@ NoteStatus = Literal[
 ]
 Specificity = Literal["low", "medium", "high"]
 Source = Literal["tool", "user", "agent", "rule", "llm", "reviewer", "mining"]
-BatchKind = Literal["local", "mining", "edit", "rollback", "purge", "import"]
+BatchKind = Literal["local", "mining", "edit", "feedback", "rollback", "purge", "import"]
 BatchStatus = Literal["queued", "running", "yielded", "committed", "rolled_back", "failed"]
 AuditAction = Literal[
     "add", "merge", "supersede", "prune", "edit", "delete", "restore", "rollback", "promote",

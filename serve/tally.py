@@ -9,9 +9,10 @@
   only evidence (consolidation, a reviewer) can retire a note. Feedback given again on the same
   retrieval counts only what changed.
 
-:meth:`Tally.flush` writes what accumulated as one ``edit`` batch (audited, versioned, seen by every
-replica's cache), based on the versions it read; a note that consolidation changed meanwhile is read
-again on the next flush, so nothing counted is lost.
+:meth:`Tally.flush` writes what accumulated as one ``feedback`` batch (audited, versioned, seen by
+every replica's cache), based on the versions it read; a note that consolidation changed meanwhile is
+read again on the next flush, so nothing counted is lost. Feedback batches carry counters, not
+content: they never block the rollback of an earlier batch (the hit count survives it).
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ class Tally:
             log.info("retrieval hits not written this time (%s); kept for the next flush", type(exc).__name__)
             self._restore(pending)
             return 0
+        except BaseException:
+            self._restore(pending)  # acknowledged feedback is never dropped, whatever went wrong
+            raise
 
     def _write(self, pending: dict[str, Pending]) -> int:
         notes = self._store.notes.get_many(pending)
@@ -90,7 +94,7 @@ class Tally:
             writes.append(NoteWrite(self.updated(note, counts, now), "edit", "retrieval hits and feedback",
                                     base_version=note.version))
         if writes:
-            self._store.batches.run("edit", writes, principal=PRINCIPAL)
+            self._store.batches.run("feedback", writes, principal=PRINCIPAL)
         return len(writes)
 
     def updated(self, note: Note, counts: Pending, now: datetime) -> Note:

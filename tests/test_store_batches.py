@@ -88,6 +88,23 @@ def test_rollback_is_refused_when_a_later_batch_changed_the_notes(store: Store, 
         store.notes.get("n1")
 
 
+def test_retrieval_feedback_never_blocks_a_rollback_and_the_hits_survive_it(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
+    first = _add(store, hash_embedder, note("n1", "Prefer tables", clock.now()))
+    before = store.notes.get("n1")
+    merged = _add(store, hash_embedder, before.model_copy(update={"statement": "Prefer charts", "confidence": 0.8}))
+    counted = store.notes.get("n1").model_copy(update={"hit_count": 7, "confidence": 0.82})
+    store.batches.run("feedback", [NoteWrite(counted, "edit", "retrieval hits and feedback")])
+    store.batches.run("feedback", [NoteWrite(store.notes.get("n1").model_copy(update={"hit_count": 9}), "edit")])
+    store.batches.rollback(merged)
+    restored = store.notes.get("n1")
+    assert (restored.statement, restored.confidence, restored.hit_count) == ("Prefer tables", before.confidence, 9)
+    later = _add(store, hash_embedder, restored.model_copy(update={"statement": "Prefer prose"}))
+    store.batches.run("feedback", [NoteWrite(store.notes.get("n1").model_copy(update={"hit_count": 10}), "edit")])
+    with pytest.raises(BatchConflictError):  # content changed after it: still refused
+        store.batches.rollback(first)
+    assert store.batches.get(later).status == "committed"
+
+
 def test_concurrent_batches_on_one_note_conflict(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
     _add(store, hash_embedder, note("n1", "Prefer tables", clock.now()))
     a = store.batches.stage(store.batches.begin("local"), [write(note("n1", "A wins", clock.now()), hash_embedder)])

@@ -315,27 +315,44 @@ class BatchWriter:
             principal=principal, rolls_back=batch_id, stats={"reprocess": reprocess, "notes": len(writes)},
         )
 
+    def _views(self, note_id: str) -> list[Note]:
+        return [note_from_snapshot(r["snapshot"]) for r in rows(self._t.read("note_versions", f"note_id = {sql_str(note_id)}"))]
+
     def _restored(self, note_id: str, row: dict[str, Any], batch_id: str) -> bool:
         """True when later batches were rolled back so that the note shows ``batch_id``'s view again."""
-        where = f"note_id = {sql_str(note_id)}"
-        views = [note_from_snapshot(r["snapshot"]) for r in rows(self._t.read("note_versions", where))]
-        written = [v for v in views if v.batch_id == batch_id]
+        written = [v for v in self._views(note_id) if v.batch_id == batch_id]
         return bool(written) and _content(written[0]) == _content(note_from_row(row))
+
+    def _only_counters_since(self, note_id: str, row: dict[str, Any], batch_id: str) -> bool:
+        """True when every change after ``batch_id``'s view of the note was retrieval feedback (hit
+        counts, feedback confidence): counters are not content, so they never block a rollback."""
+        views = self._views(note_id)
+        written = [v.version for v in views if v.batch_id == batch_id]
+        if not written:
+            return False
+        later = {v.batch_id for v in views if v.version > written[0] and v.batch_id} | {row["batch_id"]}
+        return all(self.get(b).kind == "feedback" for b in later)
 
     def _undo_writes(self, target: Batch) -> list[NoteWrite]:
         current = self._notes.latest_rows(target.note_ids)
+        counters_only = set()
         for note_id, row in current.items():
-            if row["batch_id"] != target.batch_id and not self._restored(note_id, row, target.batch_id):
+            if row["batch_id"] == target.batch_id or self._restored(note_id, row, target.batch_id):
+                continue
+            if not self._only_counters_since(note_id, row, target.batch_id):
                 raise BatchConflictError(
                     f"note {note_id!r} was changed by a later batch {row['batch_id']!r}; roll that "
                     f"batch back first, then {target.batch_id!r}"
                 )
+            counters_only.add(note_id)
         earlier = rows(self._t.read("note_versions", f"batch_id = {sql_str(target.batch_id)}"))
         previous = {r["note_id"]: r for r in earlier}
         writes = []
         for note_id in target.note_ids:
             if note_id in previous:
                 view = note_from_snapshot(previous[note_id]["snapshot"])
+                if note_id in counters_only:  # the hits survive; feedback on the undone view goes with it
+                    view = view.model_copy(update={"hit_count": int(current[note_id]["hit_count"])})
                 writes.append(NoteWrite(view, "rollback", target.batch_id, np.asarray(previous[note_id]["vector"])))
             elif note_id in current:
                 writes.append(NoteWrite(note_from_row(current[note_id]), "rollback", target.batch_id, tombstone=True))

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { el, fill, when } from './dom.js';
 
-const KIND_NAMES = { local: 'consolidation', mining: 'mining', edit: 'edit', rollback: 'rollback', purge: 'purge', import: 'import' };
+const KIND_NAMES = { local: 'consolidation', mining: 'mining', edit: 'edit', feedback: 'retrieval feedback', rollback: 'rollback', purge: 'purge', import: 'import' };
 const SHOWN = new Set(['local', 'mining']);
 
 export class TimelineView {
