@@ -8,11 +8,13 @@ under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from reverie.clock import Clock, SystemClock
 from reverie.embed import EmbedderSpec
-from reverie.errors import ConflictError
+from reverie.errors import BatchConflictError, ConflictError
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id
@@ -22,6 +24,8 @@ from reverie.store.ledger import Ledger, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
 from reverie.store.notes import NoteFilter, NoteHistory, NotePage, NoteReader
 from reverie.store.tables import Tables, sql_in, sql_str
+
+_EDIT_ATTEMPTS = 5
 
 __all__ = [
     "AgentSummary", "AppendResult", "Ledger", "NoteFilter", "NoteHistory", "NotePage", "NoteWrite",
@@ -53,32 +57,41 @@ class Store:
         return self.tables.settings.uri
 
     # --- governance edits, each its own audited batch -----------------------------------------
+    # Each reads the note, builds the new view and writes it based on the version it read; a batch
+    # that changed the note meanwhile (a consolidation, retrieval feedback) makes it read again, so
+    # neither side's change is lost.
     def edit_note(self, note_id: str, changes: dict, *, principal: str, vector=None, reason: str = "edited") -> Batch:
-        note = self.notes.get(note_id)
-        view = Note.model_validate({**note.model_dump(), **changes, "updated_at": self.clock.now()})
-        return self._one("edit", NoteWrite(view, "edit", reason, vector), note, principal)
+        def view(note: Note) -> NoteWrite:
+            new = Note.model_validate({**note.model_dump(), **changes, "updated_at": self.clock.now()})
+            return NoteWrite(new, "edit", reason, vector)
+        return self._one(note_id, view, principal)
 
     def delete_note(self, note_id: str, *, principal: str, reason: str = "deleted") -> Batch:
-        note = self.notes.get(note_id)
-        if note.status == "deleted":
-            raise ConflictError(f"note {note_id!r} is already deleted; restore it instead")
-        view = note.model_copy(update={"status": "deleted", "updated_at": self.clock.now()})
-        return self._one("edit", NoteWrite(view, "delete", reason), note, principal)
+        def view(note: Note) -> NoteWrite:
+            if note.status == "deleted":
+                raise ConflictError(f"note {note_id!r} is already deleted; restore it instead")
+            return NoteWrite(note.model_copy(update={"status": "deleted", "updated_at": self.clock.now()}), "delete", reason)
+        return self._one(note_id, view, principal)
 
     def restore_note(self, note_id: str, *, principal: str, reason: str = "restored") -> Batch:
-        note = self.notes.get(note_id)
-        if note.status != "deleted":
-            raise ConflictError(f"note {note_id!r} is {note.status}, not deleted; nothing to restore")
-        earlier = [v for v in self.notes.history(note_id).versions if v.status != "deleted"]
-        status = earlier[-1].status if earlier else "active"
-        view = note.model_copy(update={"status": status, "updated_at": self.clock.now()})
-        return self._one("edit", NoteWrite(view, "restore", reason), note, principal)
+        def view(note: Note) -> NoteWrite:
+            if note.status != "deleted":
+                raise ConflictError(f"note {note_id!r} is {note.status}, not deleted; nothing to restore")
+            earlier = [v for v in self.notes.history(note_id).versions if v.status != "deleted"]
+            status = earlier[-1].status if earlier else "active"
+            return NoteWrite(note.model_copy(update={"status": status, "updated_at": self.clock.now()}), "restore", reason)
+        return self._one(note_id, view, principal)
 
-    def _one(self, kind: str, write: NoteWrite, note: Note, principal: str) -> Batch:
-        return self.batches.run(
-            kind, [write], principal=principal, project=note.project,  # type: ignore[arg-type]
-            agent_id=note.owner_agent,
-        )
+    def _one(self, note_id: str, view: Callable[[Note], NoteWrite], principal: str) -> Batch:
+        for attempt in range(_EDIT_ATTEMPTS):
+            note = self.notes.get(note_id)
+            write = replace(view(note), base_version=note.version)
+            try:
+                return self.batches.run("edit", [write], principal=principal, project=note.project, agent_id=note.owner_agent)
+            except BatchConflictError:
+                if attempt == _EDIT_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def now(self) -> datetime:
         return self.clock.now()
