@@ -281,6 +281,6 @@ class RecallWorker:
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - the replica keeps serving; the next round retries
-            log.warning("retrieval cache %s failed (%s: %s); retrying", what, type(exc).__name__, exc)
+            log.warning("retrieval cache %s failed (%s); retrying", what, type(exc).__name__)  # no message: it may quote stored text
             return False
         return True
