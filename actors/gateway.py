@@ -126,6 +126,7 @@ class StoreGateway:
     # --- what triggers and status read -------------------------------------------------------------
     def activity(self, now: datetime, agent_ids: Sequence[str] | None = None) -> dict[str, AgentActivity]:
         """Trigger inputs of the given agents, or of every agent with pending sessions."""
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         from reverie.store import sql_in
@@ -135,9 +136,11 @@ class StoreGateway:
         agents = sorted(set(agent_ids) if agent_ids is not None else set(pending["agent_id"].to_pylist()))
         if not agents:
             return {}
+        runs, running, unmarked = self._runs(agents, now)  # read after ``pending``: see _runs
+        if unmarked:
+            pending = pending.filter(pc.invert(pc.is_in(pending["session_id"], pa.array(sorted(unmarked)))))
         last_event = self._last_event(pending)
-        runs, running = self._runs(agents, now)
-        cursors = self._cursors(agents) if agent_ids is not None else {}
+        cursors = self._cursors(agents, unmarked) if agent_ids is not None else {}
         found = {}
         for agent in agents:
             mine = pending.filter(pc.equal(pending["agent_id"], agent))
@@ -162,25 +165,34 @@ class StoreGateway:
         grouped = events.group_by("agent_id").aggregate([("ingested_at", "max")])
         return dict(zip(grouped["agent_id"].to_pylist(), grouped["ingested_at_max"].to_pylist(), strict=True))
 
-    def _runs(self, agents: Sequence[str], now: datetime) -> tuple[dict[str, list[datetime]], set[str]]:
+    def _runs(self, agents: Sequence[str], now: datetime) -> tuple[dict[str, list[datetime]], set[str], set[str]]:
+        """Commit times and running agents, plus the sessions of committed runs not yet finalized.
+
+        A run's sessions are marked consolidated just after its marker flips; a reader between the two
+        would count them pending beside a finished run, so they are taken out here.
+        """
         from reverie.store import sql_in
 
         table = self._read("batches", f"kind = 'local' AND {sql_in('agent_id', agents)}",
-                           ["agent_id", "status", "committed_at", "updated_at", "finalized_at"])
+                           ["agent_id", "status", "committed_at", "updated_at", "finalized_at", "session_ids"])
         runs: dict[str, list[datetime]] = {}
         running: set[str] = set()
+        unmarked: set[str] = set()
         limit = self._settings.store.abandoned_batch_after.total_seconds()
         for row in table.to_pylist():
             if row["status"] in ("committed", "rolled_back") and row["committed_at"] is not None:
                 runs.setdefault(row["agent_id"], []).append(row["committed_at"])
+                if row["status"] == "committed" and row["finalized_at"] is None:
+                    unmarked.update(row["session_ids"] or [])
             elif row["status"] == "running" and row["finalized_at"] is None and (now - row["updated_at"]).total_seconds() < limit:
                 running.add(row["agent_id"])
-        return {a: sorted(t) for a, t in runs.items()}, running
+        return {a: sorted(t) for a, t in runs.items()}, running, unmarked
 
-    def _cursors(self, agents: Sequence[str]) -> dict[str, str]:
+    def _cursors(self, agents: Sequence[str], unmarked: set[str]) -> dict[str, str]:
         from reverie.store import sql_in
 
-        table = self._read("sessions", f"consolidated_by IS NOT NULL AND {sql_in('agent_id', agents)}",
+        done = "consolidated_by IS NOT NULL" + (f" OR {sql_in('session_id', sorted(unmarked))}" if unmarked else "")
+        table = self._read("sessions", f"({done}) AND {sql_in('agent_id', agents)}",
                            ["agent_id", "session_id", "started_at"])
         newest: dict[str, tuple[datetime, str]] = {}
         for row in table.to_pylist():
