@@ -6,6 +6,7 @@ import pytest
 
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
+from reverie.extract import RuleExtractor, Scored
 from reverie.salience import assess, assess_session, is_chatter, mark_repeated
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -19,7 +20,7 @@ def _event(i: int, text: str, role: str = "user", tags: list[str] | None = None,
 
 @pytest.mark.parametrize("text", [
     "thanks", "ok", "ok, running it now", "running it now", "checking", "thanks, looks good", "Thank you!",
-    "running tests", "on it", "sounds good", "LGTM", "one moment",
+    "running tests", "on it", "sounds good", "LGTM", "one moment", "Good, we're done", "Done with that step",
 ])
 def test_chatter_is_never_salient_even_when_tagged(text: str) -> None:
     assert is_chatter(text)
@@ -62,6 +63,17 @@ def test_a_success_after_a_tool_error_is_marked_recovered() -> None:
     scores = assess_session(events)
     assert "recovered" in scores[1].cues and scores[1].salient(0.5)
     assert not scores[0].salient(0.5)
+
+
+def test_a_passing_tool_run_after_a_failure_is_evidence_not_a_lesson() -> None:
+    events = [
+        _event(1, "ERROR: lint failed in billing", role="tool", kind="tool_result", tags=["error"]),
+        _event(2, "$ ruff check billing All checks passed! $ mypy billing Success: no issues found", role="tool",
+               kind="tool_result"),
+    ]
+    scored = [Scored(e, s) for e, s in zip(events, assess_session(events), strict=True)]
+    assert "recovered" in scored[1].salience.cues
+    assert RuleExtractor(0.5).extract(scored) == []
 
 
 def test_a_constraint_stated_again_is_marked_repeated() -> None:
