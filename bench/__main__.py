@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as scratch:
         ctx = Context("quick" if args.quick else "full", Settings(), Path(scratch), options)
-        result = run_all(chosen, ctx, command.strip())
+        with ctx.resources:
+            result = run_all(chosen, ctx, command.strip())
     path = write_result(result, args.results)
     _summary(result, path)
     if args.render:

@@ -4,17 +4,21 @@ Each call starts a whole local Reverie (``launcher.local.local_service``: the me
 and the Serve app) on its own store in the run's scratch folder, with the scheduled work off (the
 arm asks for every consolidation and mining run itself, so every run of the benchmark does the same
 work) and the per-key request quota lifted (a benchmark client posts as fast as the service answers;
-the quota guards against abuse, not memory quality). The arm stops the service when it is closed.
+the quota guards against abuse, not memory quality). The arm stops the service when it is closed;
+one local Ray serves every service of a run.
 """
 
 from __future__ import annotations
 
 from contextlib import ExitStack
 
+import ray
+
 from bench.registry import Context
 from launcher.local import local_service
 from reverie.eval.served import ReverieArm
 from reverie.settings import Settings
+from serve.launch import joined_ray
 
 #: Quotas high enough that a benchmark never waits on them.
 UNLIMITED = {"requests_per_minute": 10_000_000, "burst": 1_000_000}
@@ -32,7 +36,10 @@ def service_settings(ctx: Context, name: str) -> Settings:
 
 
 def reverie_arm(ctx: Context, name: str, *, k: int | None = None, consolidate_every: int | None = None) -> ReverieArm:
-    """The arm over a service of its own, stopped when the arm is closed."""
+    """The arm over a service of its own, stopped when the arm is closed (the run's local Ray, started
+    on first use, stays up for the next one)."""
+    if not ray.is_initialized():
+        ctx.resources.enter_context(joined_ray(ctx.settings))
     stack = ExitStack()
     try:
         service = stack.enter_context(local_service(service_settings(ctx, name), triggers=False))

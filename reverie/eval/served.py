@@ -5,10 +5,12 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
 :class:`reverie.client.Client`:
 
 - ``ingest`` mints one agent key per agent (role ``agent``, the agent's projects) and posts every
-  session to ``POST /v1/events`` as that agent, oldest first. With ``consolidate_every=n`` it asks
-  for an agent's consolidation (``POST /v1/agents/{id}/consolidate``) as soon as it has ``n``
-  sessions not yet consolidated — what the trigger policy does when the agent goes idle
-  (``TriggerSettings.min_new_sessions``), replayed on the scenario's own time line;
+  session to ``POST /v1/events`` as that agent, each agent's oldest first and the agents side by
+  side (``workers`` threads). With ``consolidate_every=n`` it asks for an agent's consolidation
+  (``POST /v1/agents/{id}/consolidate``) as soon as it has ``n`` sessions not yet consolidated —
+  what the trigger policy does when the agent goes idle (``TriggerSettings.min_new_sessions``),
+  replayed on the scenario's own time line: those runs go one at a time, in the order the sessions
+  were given, so the same scenario always gives the same notes;
 - ``settle`` consolidates every agent until nothing is pending, then mines every project
   (``POST /v1/mining/runs`` with ``wait``) with the admin key. Nothing is approved: patterns and
   rules waiting for a reviewer stay ``candidate`` and are never retrieved;
@@ -22,8 +24,11 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 from reverie.api import ConsolidationResult, MiningRun, RetrievedNote
@@ -55,13 +60,14 @@ class ReverieArm:
 
     def __init__(self, service: RunningService, counter: TokenCounter, *, k: int | None = None,
                  consolidate_every: int | None = None, item_overhead: int = 2, wait_seconds: float = 900.0,
-                 on_close: Callable[[], None] | None = None) -> None:
+                 workers: int = 8, on_close: Callable[[], None] | None = None) -> None:
         self._service = service
         self._counter = counter
         self._k = k
         self._every = consolidate_every
         self._overhead = item_overhead
         self._wait = wait_seconds
+        self._workers = workers
         self._on_close = on_close
         self._admin = Client(service.url, service.admin_key, retries=5)
         self._agents: dict[str, Client] = {}
@@ -73,14 +79,40 @@ class ReverieArm:
 
     # --- the MemoryArm surface ---------------------------------------------------------------------
     def ingest(self, requests: Sequence[CaptureRequest]) -> None:
+        """Post every session as its agent, each agent's in order and the agents side by side; the
+        consolidations due on the way run one at a time in the order of ``requests``, so a run
+        gives the same notes every time (an agent's run reads only its own sessions)."""
         for request in requests:
             self._projects.setdefault(request.agent_id, set()).add(request.project)
         self._mint([a for a in self._projects if a not in self._agents])
+        schedule = _Turns(self._due(requests))
+        by_agent: dict[str, list[CaptureRequest]] = {}
         for request in requests:
-            self._agents[request.agent_id].capture(request)
-            self._pending[request.agent_id] = self._pending.get(request.agent_id, 0) + 1
-            if self._every is not None and self._pending[request.agent_id] >= self._every:
-                self._consolidate(request.agent_id)
+            by_agent.setdefault(request.agent_id, []).append(request)
+        with ThreadPoolExecutor(max_workers=self._workers) as pool:
+            for done in [pool.submit(self._feed, agent, mine, schedule) for agent, mine in by_agent.items()]:
+                done.result()
+
+    def _due(self, requests: Sequence[CaptureRequest]) -> list[tuple[str, int]]:
+        """(agent, how many of its sessions are posted) at each consolidation due during ingest."""
+        due, posted, pending = [], dict.fromkeys(self._projects, 0), dict(self._pending)
+        for request in requests:
+            agent = request.agent_id
+            posted[agent] += 1
+            pending[agent] = pending.get(agent, 0) + 1
+            if self._every is not None and pending[agent] >= self._every:
+                due.append((agent, posted[agent]))
+                pending[agent] = 0
+        return due
+
+    def _feed(self, agent_id: str, requests: Sequence[CaptureRequest], schedule: _Turns) -> None:
+        client = self._agents[agent_id]
+        for posted, request in enumerate(requests, start=1):
+            client.capture(request)
+            self._pending[agent_id] = self._pending.get(agent_id, 0) + 1
+            with schedule.turn((agent_id, posted)) as due:
+                if due:
+                    self._consolidate(agent_id)
 
     def settle(self) -> None:
         for agent_id in sorted(a for a, n in self._pending.items() if n):
@@ -151,6 +183,30 @@ class ReverieArm:
         note = hit.note
         return Retrieved(note.note_id, note.statement, tuple(note.evidence), note.scope, note.type,
                          self._counter.count(note.statement) + self._overhead, _kind(hit))
+
+
+class _Turns:
+    """The consolidations due during ingest, taken in their order by the threads that reach them."""
+
+    def __init__(self, due: list[tuple[str, int]]) -> None:
+        self._due = due
+        self._next = 0
+        self._ready = threading.Condition()
+
+    @contextmanager
+    def turn(self, point: tuple[str, int]) -> Iterator[bool]:
+        """Yields whether a consolidation is due at ``point``; if so, only once every earlier one is done."""
+        if point not in self._due:
+            yield False
+            return
+        with self._ready:
+            self._ready.wait_for(lambda: self._due[self._next] == point)
+        try:
+            yield True
+        finally:
+            with self._ready:
+                self._next += 1
+                self._ready.notify_all()
 
 
 def _kind(hit: RetrievedNote) -> ItemKind:
