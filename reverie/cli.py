@@ -7,6 +7,7 @@ parsing and printing lives in its own module (``reverie.demo`` for ``reverie dem
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import time
 from contextlib import ExitStack
@@ -52,6 +53,8 @@ def demo(data: DataOption = None) -> None:
     retrieval), print what it did, and shut it down."""
     from launcher.local import local_service
 
+    for name in ("ray", "ray.serve"):  # the demo prints its own progress; Ray's start-up chatter stays out
+        logging.getLogger(name).setLevel(logging.WARNING)
     settings = Settings()
     with tempfile.TemporaryDirectory(prefix="reverie-demo-") as tmp, ExitStack() as stack:
         settings = with_data(settings, data or Path(tmp) / "store")

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -37,6 +38,7 @@ from reverie.sample import fleet_sample
 from reverie.tokens import TokenCounter
 
 FIRST_WAVE = 3  # sessions per agent captured before the first consolidation
+K = 3  # notes asked for per question
 
 
 @dataclass(frozen=True)
@@ -48,13 +50,14 @@ class Question:
 
 
 QUESTIONS = (
-    Question("coder-1", "atlas", "How should the weekly billing report be laid out?",
-             "a preference said four times, in four wordings"),
-    Question("coder-1", "atlas", "How many decimals do invoice amounts get?", "a value corrected, then verified"),
+    Question("ops-1", "atlas", "How should I write up the deploy notes?",
+             "said twice, in two wordings: one note, two mentions"),
+    Question("coder-1", "atlas", "How many decimals do invoice amounts get?",
+             "4 decimals, corrected to 2 and verified: the old note is superseded, never returned"),
     Question("tester-1", "atlas", "How long may an auth token stay valid?",
-             "an unverified claim against a verified fact"),
+             "an unverified '30 minutes' against a verified 15: an open question, not an overwrite"),
     Question("newcomer-1", "atlas", "I am about to run a schema migration. Anything I should know first?",
-             "a teammate with no history of its own"),
+             "a teammate with no history: the lesson three agents learned, promoted to the project"),
 )
 NEWCOMER = "newcomer-1"
 
@@ -79,7 +82,7 @@ class DemoSummary:
     quarantined_events: int = 0
     masked_events: int = 0
     candidates: int = 0
-    merged: int = 0
+    merged: int = 0  # mentions folded into a note that already said the same
     superseded: int = 0
     open_questions: int = 0
     notes_by_status: dict[str, int] = field(default_factory=dict)
@@ -95,12 +98,17 @@ class DemoSummary:
         return self.notes_by_status.get("active", 0)
 
     @property
+    def with_history(self) -> list[Asked]:
+        """The questions of agents that have a raw log of their own to compare with."""
+        return [a for a in self.asked if a.raw_events]
+
+    @property
     def tokens_with_memory(self) -> float:
-        return _mean([a.with_memory.tokens for a in self.asked])
+        return _mean([a.with_memory.tokens for a in self.with_history])
 
     @property
     def tokens_raw_log(self) -> float:
-        return _mean([a.raw_tokens for a in self.asked])
+        return _mean([a.raw_tokens for a in self.with_history])
 
 
 class Demo:
@@ -119,7 +127,7 @@ class Demo:
         first, later = waves(self._requests, FIRST_WAVE)
         with self._progress() as progress:
             self._keys(progress)
-            self._capture(progress, first, "capturing the first sessions")
+            self._capture(progress, first, "capturing each agent's first sessions")
             self._consolidate(progress, "dreaming: consolidating every agent")
             self._capture(progress, later, "capturing the later sessions")
             self._consolidate(progress, "dreaming again")
@@ -142,18 +150,18 @@ class Demo:
             yield progress
 
     @contextmanager
-    def _step(self, progress: Progress, name: str, total: int) -> Iterator[int]:
+    def _step(self, progress: Progress, name: str, total: int, key: str) -> Iterator[int]:
         task = progress.add_task(name, total=total)
         started = time.perf_counter()
         yield task
-        self.summary.seconds[name] = round(time.perf_counter() - started, 2)
+        self.summary.seconds[key] = self.summary.seconds.get(key, 0.0) + time.perf_counter() - started
         progress.update(task, completed=total)
 
     def _keys(self, progress: Progress) -> None:
         projects: dict[str, set[str]] = {NEWCOMER: {"atlas"}}
         for request in self._requests:
             projects.setdefault(request.agent_id, set()).add(request.project)
-        with self._step(progress, "minting one agent key per agent", len(projects)) as task:
+        with self._step(progress, "minting one agent key per agent", len(projects), "keys") as task:
             for agent_id, names in sorted(projects.items()):
                 key = self._service.add_key(agent_id, "agent", sorted(names))
                 self._clients[agent_id] = Client(self._service.url, key)
@@ -163,7 +171,7 @@ class Demo:
         self.summary.agents = len(projects) - 1
 
     def _capture(self, progress: Progress, requests: Sequence[CaptureRequest], name: str) -> None:
-        with self._step(progress, name, len(requests)) as task:
+        with self._step(progress, name, len(requests), "capture") as task:
             for request in requests:
                 result = self._clients[request.agent_id].capture(request)
                 self.summary.sessions += 1
@@ -174,7 +182,7 @@ class Demo:
 
     def _consolidate(self, progress: Progress, name: str) -> None:
         agents = sorted({r.agent_id for r in self._requests})
-        with self._step(progress, name, len(agents)) as task:
+        with self._step(progress, name, len(agents), "consolidation") as task:
             for agent_id in agents:
                 self._count_run(self._clients[agent_id].consolidate(agent_id))
                 progress.advance(task)
@@ -182,13 +190,12 @@ class Demo:
     def _count_run(self, result: ConsolidationResult) -> None:
         stats = result.stats
         self.summary.candidates += int(stats.get("candidates", 0))
-        self.summary.merged += int(stats.get("merged", 0))
         self.summary.superseded += int(stats.get("superseded", 0))
         self.summary.open_questions += int(stats.get("open_questions", 0))
 
     def _mine(self, progress: Progress) -> None:
         projects = sorted({r.project for r in self._requests})
-        with self._step(progress, "mining patterns across agents", len(projects)) as task:
+        with self._step(progress, "mining patterns across agents", len(projects), "mining") as task:
             for project in projects:
                 self._count_mining(self._admin.start_mining(project, wait=True))
                 progress.advance(task)
@@ -207,14 +214,14 @@ class Demo:
                     self.summary.graph_edges += int(batch.stats.get("edges", 0))
 
     def _ask(self, progress: Progress) -> None:
-        with self._step(progress, "asking with and without memory", len(QUESTIONS)) as task:
+        with self._step(progress, "asking with and without memory", len(QUESTIONS), "retrieval") as task:
             for question in QUESTIONS:
                 self.summary.asked.append(self._one(question))
                 progress.advance(task)
 
     def _one(self, question: Question) -> Asked:
         client = self._clients[question.agent_id]
-        found = client.retrieve(question.agent_id, question.text, project=question.project)
+        found = client.retrieve(question.agent_id, question.text, project=question.project, k=K)
         none = client.retrieve(question.agent_id, question.text, project=question.project, memory=False)
         history = [e.text for r in self._requests if r.agent_id == question.agent_id for e in r.events]
         return Asked(question, found, none, len(history), sum(self._tokens.count_many(history)) if history else 0)
@@ -226,8 +233,9 @@ class Demo:
         self.summary.masked_events = sum(1 for key, text in posted.items() if stored[key] != text)
 
     def _count_notes(self) -> None:
-        counts = Counter(n.status for n in self._admin.iter_notes(limit=1000))
-        self.summary.notes_by_status = dict(sorted(counts.items()))
+        notes = list(self._admin.iter_notes(limit=1000))
+        self.summary.notes_by_status = dict(sorted(Counter(n.status for n in notes).items()))
+        self.summary.merged = sum(len(n.evidence) - 1 for n in notes if n.type not in ("pattern", "open_question"))
 
 
 def waves(requests: Sequence[CaptureRequest], first: int) -> tuple[list[CaptureRequest], list[CaptureRequest]]:
@@ -260,11 +268,12 @@ def show(summary: DemoSummary, console: Console) -> None:
 
 def _side_by_side(asked: Asked) -> Table:
     q = asked.question
-    table = Table(title=f"{q.agent_id} asks: {q.text!r}  ({q.why})", title_justify="left", expand=True)
+    table = Table(title=escape(f"{q.agent_id} asks: {q.text!r}\n({q.why})"), title_justify="left", expand=True)
     table.add_column(f"without memory: {asked.without_memory.tokens} tokens", ratio=1)
     table.add_column(f"with Reverie: {len(asked.with_memory.notes)} notes, {asked.with_memory.tokens} tokens", ratio=3)
     table.add_column(f"raw log: {asked.raw_events} events, {asked.raw_tokens} tokens", ratio=1)
-    lines = [f"[{hit.note.type} · {hit.note.scope}] {hit.note.statement}" for hit in asked.with_memory.notes]
+    lines = [escape(f"[{hit.note.type} · {hit.note.scope} · {_mentions(len(hit.note.evidence))}] {hit.note.statement}")
+             for hit in asked.with_memory.notes]
     raw = f"every event of {q.agent_id}'s history" if asked.raw_events else f"{q.agent_id} has no history"
     table.add_row("(nothing)", "\n".join(lines) or "(nothing found)", raw)
     return table
@@ -280,16 +289,21 @@ def _summary_table(s: DemoSummary) -> Table:
         ("events quarantined (text that tries to instruct)", s.quarantined_events),
         ("raw log lines before -> active notes after", f"{s.events} -> {s.active_notes}"),
         ("notes by status", ", ".join(f"{k} {v}" for k, v in s.notes_by_status.items())),
-        ("candidates extracted / duplicates merged", f"{s.candidates} / {s.merged}"),
+        ("candidate notes extracted / mentions merged into an existing note", f"{s.candidates} / {s.merged}"),
         ("conflicts resolved: superseded / open questions", f"{s.superseded} / {s.open_questions}"),
         ("patterns promoted / waiting for a reviewer", f"{s.promoted} / {s.for_review}"),
         ("team knowledge graph: nodes / edges written", f"{s.graph_nodes} / {s.graph_edges}"),
-        ("tokens injected per question: Reverie vs the raw log", f"{s.tokens_with_memory:.0f} vs {s.tokens_raw_log:.0f}"),
-        ("seconds: " + ", ".join(s.seconds), " / ".join(f"{v:.1f}" for v in s.seconds.values())),
+        ("tokens per question: Reverie's memory block vs the asker's whole raw log",
+         f"{s.tokens_with_memory:.0f} vs {s.tokens_raw_log:.0f}"),
+        ("seconds spent: " + ", ".join(s.seconds), " / ".join(f"{v:.1f}" for v in s.seconds.values())),
     ]
     for what, value in rows:
         table.add_row(what, str(value))
     return table
+
+
+def _mentions(n: int) -> str:
+    return "1 mention" if n == 1 else f"{n} mentions"
 
 
 def _mean(values: Sequence[float]) -> float:
