@@ -61,12 +61,12 @@ def demo(data: DataOption = None) -> None:
         started = time.perf_counter()
         with console.status("starting a local Reverie: Ray, embedding service, agents' directory, mining, HTTP API"):
             service = stack.enter_context(local_service(settings, triggers=False))
-        console.print(f"Reverie is serving {service.url} (store {settings.store.uri}), "
-                      f"started in {time.perf_counter() - started:.1f} s")
+        console.print(f"Reverie is serving {service.url} (store {settings.store.uri}); "
+                      f"started in {time.perf_counter() - started:.1f} s", soft_wrap=True)
         run_demo(service, console)
         with console.status("stopping the service"):
             stack.close()
-        console.print(f"done in {time.perf_counter() - started:.1f} s; the service is stopped")
+        console.print(f"done in {time.perf_counter() - started:.1f} s; the service is stopped", soft_wrap=True)
 
 
 def _print_stats(store: Store) -> None:

@@ -268,21 +268,22 @@ def show(summary: DemoSummary, console: Console) -> None:
 
 def _side_by_side(asked: Asked) -> Table:
     q = asked.question
+    found = asked.with_memory
     table = Table(title=escape(f"{q.agent_id} asks: {q.text!r}\n({q.why})"), title_justify="left", expand=True)
-    table.add_column(f"without memory: {asked.without_memory.tokens} tokens", ratio=1)
-    table.add_column(f"with Reverie: {len(asked.with_memory.notes)} notes, {asked.with_memory.tokens} tokens", ratio=3)
-    table.add_column(f"raw log: {asked.raw_events} events, {asked.raw_tokens} tokens", ratio=1)
-    lines = [escape(f"[{hit.note.type} · {hit.note.scope} · {_mentions(len(hit.note.evidence))}] {hit.note.statement}")
-             for hit in asked.with_memory.notes]
-    raw = f"every event of {q.agent_id}'s history" if asked.raw_events else f"{q.agent_id} has no history"
-    table.add_row("(nothing)", "\n".join(lines) or "(nothing found)", raw)
+    table.add_column("no memory", ratio=1)
+    table.add_column(f"Reverie: {_count(len(found.notes), 'note')}, {found.tokens} tokens", ratio=5)
+    table.add_column(f"raw log: {asked.raw_tokens} tokens", ratio=1)
+    lines = [escape(f"[{hit.note.type} · {hit.note.scope} · {_count(len(hit.note.evidence), 'mention')}] {hit.note.statement}")
+             for hit in found.notes]
+    raw = f"all {asked.raw_events} events of {q.agent_id}" if asked.raw_events else "none of its own"
+    table.add_row(f"nothing ({asked.without_memory.tokens} tokens)", "\n".join(lines) or "(nothing found)", raw)
     return table
 
 
 def _summary_table(s: DemoSummary) -> Table:
     table = Table(title="summary", title_justify="left", show_header=False)
     table.add_column("what")
-    table.add_column("how many", justify="right")
+    table.add_column("how many", justify="right", no_wrap=True)
     rows = [
         ("agents / sessions / events captured", f"{s.agents} / {s.sessions} / {s.events}"),
         ("events with a secret or personal data masked before writing", s.masked_events),
@@ -302,8 +303,8 @@ def _summary_table(s: DemoSummary) -> Table:
     return table
 
 
-def _mentions(n: int) -> str:
-    return "1 mention" if n == 1 else f"{n} mentions"
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def _mean(values: Sequence[float]) -> float:
