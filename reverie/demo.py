@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -30,7 +31,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from reverie.api import ConsolidationResult, MiningRun, Retrieval
+from reverie.api import CaptureResult, ConsolidationResult, MiningRun, Retrieval
 from reverie.capture import CaptureRequest
 from reverie.client import Client, wait_until_accepted
 from reverie.ports import RunningService
@@ -171,14 +172,24 @@ class Demo:
         self.summary.agents = len(projects) - 1
 
     def _capture(self, progress: Progress, requests: Sequence[CaptureRequest], name: str) -> None:
+        """Each agent posts its sessions in order; the agents post side by side."""
+        by_agent: dict[str, list[CaptureRequest]] = {}
+        for request in requests:
+            by_agent.setdefault(request.agent_id, []).append(request)
         with self._step(progress, name, len(requests), "capture") as task:
-            for request in requests:
-                result = self._clients[request.agent_id].capture(request)
-                self.summary.sessions += 1
-                self.summary.events += result.accepted
-                self.summary.salient += result.salient
-                self.summary.quarantined_events += result.quarantined
-                progress.advance(task)
+            def post(mine: list[CaptureRequest]) -> list[CaptureResult]:
+                done = []
+                for request in mine:
+                    done.append(self._clients[request.agent_id].capture(request))
+                    progress.advance(task)
+                return done
+
+            with ThreadPoolExecutor(max_workers=max(1, len(by_agent))) as pool:
+                results = [r for batch in pool.map(post, by_agent.values()) for r in batch]
+        self.summary.sessions += len(results)
+        self.summary.events += sum(r.accepted for r in results)
+        self.summary.salient += sum(r.salient for r in results)
+        self.summary.quarantined_events += sum(r.quarantined for r in results)
 
     def _consolidate(self, progress: Progress, name: str) -> None:
         agents = sorted({r.agent_id for r in self._requests})

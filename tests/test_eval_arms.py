@@ -3,6 +3,7 @@ Reverie itself — a real local service (Ray, the memory actors, mining, Serve) 
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from reverie.eval.arms import MemoryOff, Retrieval, Retrieved
 from reverie.eval.compare import history_tokens, run_arm
 from reverie.eval.fleet import FleetConfig, Scenario, fleet_scenario
 from reverie.eval.rawlog import RawLog, RawLogArm, fill_budget, fuse
-from reverie.eval.served import ReverieArm
+from reverie.eval.served import ReverieArm, _Turns
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
 
@@ -122,3 +123,22 @@ def test_the_reverie_arm_drives_a_real_service_end_to_end(ray_session: None, tmp
     assert len(arm.consolidations) >= len(data.truth.agents) and sum(r.stats["sessions"] for r in arm.consolidations) == len(data.requests)
     assert {r.project for r in arm.minings} == {r.project for r in data.requests}
     assert all(r.status == "committed" for r in arm.minings)
+
+
+def test_consolidations_due_during_ingest_run_in_the_order_of_the_sessions() -> None:
+    """Agents post side by side, but the runs due on the way go one at a time in the scenario's order."""
+    turns = _Turns([("b", 1), ("a", 2), ("b", 2)])
+    order: list[tuple[str, int]] = []
+
+    def agent(name: str) -> None:
+        for posted in (1, 2, 3):
+            with turns.turn((name, posted)) as due:
+                if due:
+                    order.append((name, posted))
+
+    threads = [threading.Thread(target=agent, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert order == [("b", 1), ("a", 2), ("b", 2)]

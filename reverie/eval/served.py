@@ -6,7 +6,7 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
 
 - ``ingest`` mints one agent key per agent (role ``agent``, the agent's projects) and posts every
   session to ``POST /v1/events`` as that agent, each agent's oldest first and the agents side by
-  side (``workers`` threads). With ``consolidate_every=n`` it asks for an agent's consolidation
+  side (a thread per agent). With ``consolidate_every=n`` it asks for an agent's consolidation
   (``POST /v1/agents/{id}/consolidate``) as soon as it has ``n`` sessions not yet consolidated —
   what the trigger policy does when the agent goes idle (``TriggerSettings.min_new_sessions``),
   replayed on the scenario's own time line: those runs go one at a time, in the order the sessions
@@ -60,14 +60,13 @@ class ReverieArm:
 
     def __init__(self, service: RunningService, counter: TokenCounter, *, k: int | None = None,
                  consolidate_every: int | None = None, item_overhead: int = 2, wait_seconds: float = 900.0,
-                 workers: int = 8, on_close: Callable[[], None] | None = None) -> None:
+                 on_close: Callable[[], None] | None = None) -> None:
         self._service = service
         self._counter = counter
         self._k = k
         self._every = consolidate_every
         self._overhead = item_overhead
         self._wait = wait_seconds
-        self._workers = workers
         self._on_close = on_close
         self._admin = Client(service.url, service.admin_key, retries=5)
         self._agents: dict[str, Client] = {}
@@ -89,7 +88,7 @@ class ReverieArm:
         by_agent: dict[str, list[CaptureRequest]] = {}
         for request in requests:
             by_agent.setdefault(request.agent_id, []).append(request)
-        with ThreadPoolExecutor(max_workers=self._workers) as pool:
+        with ThreadPoolExecutor(max_workers=len(by_agent) or 1) as pool:  # one each: a thread may wait for another
             for done in [pool.submit(self._feed, agent, mine, schedule) for agent, mine in by_agent.items()]:
                 done.result()
 
