@@ -30,7 +30,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="small sizes, quick entries only (CI)")
     p.add_argument("--only", action="append", default=[], metavar="NAME", help="run only this entry (repeatable)")
     p.add_argument("--locomo", metavar="PATH", help="path of locomo10.json")
-    p.add_argument("--arms", default="", help="extra arms to compare, comma-separated (e.g. reverie)")
+    p.add_argument("--arms", default="", help="only these arms, comma-separated (e.g. off,raw; default: every arm, "
+                   "reverie included; the baselines always run)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an entry's own option (repeatable), e.g. locomo_captions=0 item_overhead=0")
     p.add_argument("--results", type=Path, default=ROOT / "bench" / "results", help="folder for the JSON results")
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as scratch:
         ctx = Context("quick" if args.quick else "full", Settings(), Path(scratch), options)
-        result = run_all(chosen, ctx, command.strip())
+        with ctx.resources:
+            result = run_all(chosen, ctx, command.strip())
     path = write_result(result, args.results)
     _summary(result, path)
     if args.render:

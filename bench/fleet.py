@@ -1,40 +1,57 @@
 """Fleet scenario benchmark: the same sessions and questions for every arm, dev and held-out seeds.
 
 Arms: memory off, raw-log stacking (dense, the "version A" of seed 004) and its hybrid variant (the
-strongest raw baseline), and Reverie ("version B") when asked for with ``--arms reverie``.
-Held-out numbers are the ones to quote; the dev scenario is the one to tune on.
+strongest raw baseline), and Reverie ("version B": a real local service driven over HTTP, see
+``bench.served``). ``--arms`` runs only the arms it names (the ``raw`` baseline always runs).
+Held-out numbers are the ones to quote; the dev scenario is the one to tune on. Option
+``reverie_every=N`` consolidates an agent during ingest once it has N new sessions (default: the
+trigger policy's ``min_new_sessions``; 0: only when the scenario ends).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bench.registry import Context, Measure, Outcome, Table, register
-from reverie.eval.arms import MemoryArm, MemoryOff, build_reverie_arm
+from bench.served import arms_wanted, describe_work, reverie_arm
+from reverie.eval.arms import MemoryArm, MemoryOff
 from reverie.eval.compare import ArmRun, run_arm
 from reverie.eval.fleet import FleetConfig, Scenario, Split, fleet_scenario
 from reverie.eval.metrics import QualityReport
 from reverie.eval.rawlog import RawLog, RawLogArm
+from reverie.eval.served import ReverieArm
 
 BASELINE = "raw"
 _KINDS = ("own", "shared", "corrected", "control")
+ARMS = ("off", "raw", "raw-hybrid", "reverie")
 
 
-def _arms(ctx: Context, split: Split) -> list[MemoryArm]:
+def _arms(ctx: Context, split: Split) -> list[Callable[[], MemoryArm]]:
+    """Each wanted arm as a factory: the reverie arm's service starts only when its turn comes."""
     log = RawLog(ctx.store_settings(f"fleet-{split}-raw"), ctx.embedder, ctx.counter)
-    arms: list[MemoryArm] = [MemoryOff(), RawLogArm(log, "dense"), RawLogArm(log, "hybrid")]
-    if "reverie" in ctx.options.get("arms", "").split(","):
-        arms.append(build_reverie_arm(ctx.store_settings(f"fleet-{split}-reverie")))
-    return arms
+    every = int(ctx.options.get("reverie_every", ctx.settings.triggers.min_new_sessions)) or None
+    factories: dict[str, Callable[[], MemoryArm]] = {
+        "off": MemoryOff, "raw": lambda: RawLogArm(log, "dense"), "raw-hybrid": lambda: RawLogArm(log, "hybrid"),
+        "reverie": lambda: reverie_arm(ctx, f"fleet-{split}-reverie", consolidate_every=every),
+    }
+    wanted = set(arms_wanted(ctx, ARMS)) | {BASELINE}
+    return [factories[name] for name in ARMS if name in wanted]
 
 
-def _run(ctx: Context, scenario: Scenario) -> list[ArmRun]:
-    runs, ingested = [], False
-    for arm in _arms(ctx, scenario.name):  # type: ignore[arg-type]
+def _run(ctx: Context, scenario: Scenario) -> tuple[list[ArmRun], list[str]]:
+    runs, notes, ingested = [], [], False
+    for make in _arms(ctx, scenario.name):  # type: ignore[arg-type]
+        arm = make()
         shared_log = isinstance(arm, RawLogArm)
-        runs.append(run_arm(arm, scenario, ctx.counter, token_budget=ctx.settings.retrieval.token_budget,
-                            ingest=not (shared_log and ingested)))
+        try:
+            runs.append(run_arm(arm, scenario, ctx.counter, token_budget=ctx.settings.retrieval.token_budget,
+                                ingest=not (shared_log and ingested)))
+            if isinstance(arm, ReverieArm):
+                notes.append(f"{scenario.name} reverie: {describe_work(arm)}")
+        finally:
+            arm.close()
         ingested = ingested or shared_log
-        arm.close()
-    return runs
+    return runs, notes
 
 
 def _pct(value: float | None) -> float | None:
@@ -95,8 +112,8 @@ def fleet(ctx: Context) -> Outcome:
     outcome = Outcome(notes=["held-out is the scenario to quote; dev is the one tuned on"])
     for split in ("heldout", "dev"):
         scenario = fleet_scenario(split, config)  # type: ignore[arg-type]
-        runs = _run(ctx, scenario)
-        outcome.notes.append(_describe(scenario))
+        runs, notes = _run(ctx, scenario)
+        outcome.notes += [_describe(scenario), *notes]
         outcome.tables.append(Table(f"{split}: retrieval ({ctx.settings.retrieval.token_budget}-token budget)",
                                     _RETRIEVAL_COLUMNS, [_retrieval_row(r) for r in runs]))
         outcome.tables.append(Table(f"{split}: memory store", _STORE_COLUMNS, [_store_row(r) for r in runs]))

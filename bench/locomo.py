@@ -2,11 +2,15 @@
 
 Every conversation is its own agent's memory. The three raw baselines run in the same process on
 the same stored turns with the same embedder: dense, BM25, and their reciprocal-rank fusion (the
-hybrid baseline). Any other arm (Reverie, with ``--arms reverie``) is scored counting at most as many
-cited turns, in rank order, as the hybrid baseline fitted in the budget for the same question.
-``--quick`` uses the first conversation only. The data path is ``--locomo PATH``. Options (``--option``):
-``locomo_captions=0`` leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per
-injected item instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking.
+hybrid baseline). Reverie (a real local service driven over HTTP, ``bench.served``: every
+conversation one agent in its own project, consolidated as the trigger policy would, then mined) is
+scored counting at most as many cited turns, in rank order, as the hybrid baseline fitted in the
+budget for the same question. ``--arms raw`` leaves Reverie out. ``--quick`` uses the first
+conversation only. The data path is ``--locomo PATH``. Options (``--option``): ``locomo_captions=0``
+leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per injected item
+instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking, ``reverie_k=N`` asks Reverie
+for at most N items (default 100, the API's maximum: the budget is the limit, as for the raw arms),
+``reverie_every=N`` consolidates after every N new sessions (default ``min_new_sessions``; 0: once).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.registry import Context, Measure, Outcome, Table, register
-from reverie.eval.arms import MemoryArm, Retrieval, build_reverie_arm
+from bench.served import arms_wanted, describe_work, reverie_arm
+from reverie.eval.arms import MemoryArm, Retrieval
 from reverie.eval.evidence import RecallTable, cited_turns, score
 from reverie.eval.locomo import CATEGORIES, SCORED, Locomo, Question, load_locomo
 from reverie.eval.memo import MemoEmbedder
@@ -47,7 +52,8 @@ def _problems(tables: list[RecallTable], retrievals: dict[str, list[Retrieval]],
     return found
 
 
-def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int) -> tuple[list[RecallTable], dict[str, list[Retrieval]]]:
+def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int,
+              notes: list[str]) -> tuple[list[RecallTable], dict[str, list[Retrieval]]]:
     embedder = MemoEmbedder(ctx.embedder)
     overhead = int(ctx.options.get("item_overhead", "2"))
     depth = int(ctx.options.get("fusion_depth", "10000"))
@@ -58,19 +64,22 @@ def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int
                   (RawLogArm(log, "dense"), RawLogArm(log, "lexical"), RawLogArm(log, "hybrid"))}
     tables = [score(name, questions, answers) for name, answers in retrievals.items()]
     caps = [len(cited_turns(r)) for r in retrievals[HYBRID]]
-    for arm in _other_arms(ctx):
-        arm.ingest([r for c in data.conversations for r in c.requests])
-        arm.settle()
-        retrievals[arm.name] = ask(arm, questions, budget)
+    if "reverie" in arms_wanted(ctx, ("raw", "reverie")):
+        arm = reverie_arm(ctx, "locomo-reverie", k=int(ctx.options.get("reverie_k", "100")),
+                          consolidate_every=int(ctx.options.get("reverie_every", ctx.settings.triggers.min_new_sessions)) or None)
+        try:
+            retrievals[arm.name] = _feed_and_ask(arm, data, questions, budget)
+            notes.append(f"reverie: {describe_work(arm)}")
+        finally:
+            arm.close()
         tables.append(score(arm.name, questions, retrievals[arm.name], caps))
-        arm.close()
     return tables, retrievals
 
 
-def _other_arms(ctx: Context) -> list[MemoryArm]:
-    if "reverie" in ctx.options.get("arms", "").split(","):
-        return [build_reverie_arm(ctx.store_settings("locomo-reverie"))]
-    return []
+def _feed_and_ask(arm: MemoryArm, data: Locomo, questions: list[Question], budget: int) -> list[Retrieval]:
+    arm.ingest([r for c in data.conversations for r in c.requests])
+    arm.settle()
+    return ask(arm, questions, budget)
 
 
 @register("locomo", "LoCoMo: turn-level evidence recall at a 600-token budget, categories 1-4")
@@ -83,7 +92,8 @@ def locomo(ctx: Context) -> Outcome:
     data = load_locomo(path, captions=captions, limit=1 if ctx.quick else None)
     questions = list(data.questions())
     budget = ctx.settings.retrieval.token_budget
-    tables, retrievals = _run_arms(ctx, data, questions, budget)
+    arm_notes: list[str] = []
+    tables, retrievals = _run_arms(ctx, data, questions, budget, arm_notes)
     by_arm = {t.arm: t for t in tables}
     hybrid = by_arm[HYBRID]
     columns = ["arm", *(f"{c} {CATEGORIES[c]}" for c in SCORED), "all (1-4)", "reference (earlier run)",
@@ -98,6 +108,6 @@ def locomo(ctx: Context) -> Outcome:
         notes=[f"questions per category: {hybrid.counts}",
                f"each turn is 'Speaker: text'{' (+ [shares <caption>] for shared images)' if captions else ''}; each "
                f"injected item costs its tokens (bundled MiniLM tokenizer) + {ctx.options.get('item_overhead', '2')} "
-               "for its delimiters; hybrid = RRF (k=60) of the whole dense and BM25 rankings"],
+               "for its delimiters; hybrid = RRF (k=60) of the whole dense and BM25 rankings", *arm_notes],
         problems=_problems(tables, retrievals, budget),
     )

@@ -96,7 +96,7 @@ def write_notes(store: Any, vectors: np.ndarray, labels: np.ndarray, at: datetim
         k = i + offset
         agent = f"a{k % 20}"
         note = Note(
-            note_id=f"n{k:06d}", type=("lesson", "preference", "procedure", "constraint")[k % 4],
+            note_id=f"n{k:06d}", type=("lesson", "verified_fact", "procedure", "constraint")[k % 4],
             subject=f"topic {_word(label)}" if label >= 0 else f"one-off {_word(k)}",
             statement=f"lesson {_word(k)} of topic {_word(label)}",
             scope=f"personal:{agent}", owner_agent=agent, project=PROJECT, module=f"m{k % 5}",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -71,6 +72,8 @@ class Context:
     settings: Settings
     workdir: Path
     options: dict[str, str] = field(default_factory=dict)
+    resources: ExitStack = field(default_factory=ExitStack)
+    """What entries start once for the whole run (a local Ray); closed when the run ends."""
 
     @property
     def quick(self) -> bool:

@@ -1,5 +1,11 @@
 """The notes a mining run clusters: a project's personal and module notes that are active or
-candidates (never quarantined, never patterns or open questions), with their vectors."""
+candidates (never quarantined, never patterns or open questions), with their vectors.
+
+Personal preferences are not among them: a preference is the owner's own (seed 000's layered
+library: "personal preferences: visible only to the owning agent"), so it never becomes team
+experience, however many agents' users happen to share it. Lessons, procedures, constraints and
+verified facts of personal scope are what mining generalises.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,8 @@ from reverie.store.rows import note_from_row, rows
 
 ELIGIBLE = NoteFilter(
     statuses=["active", "candidate"],
-    extra=["type NOT IN ('pattern', 'open_question')", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')"],
+    extra=["type NOT IN ('pattern', 'open_question')", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')",
+           "NOT (scope LIKE 'personal:%' AND type = 'preference')"],
 )
 
 

@@ -1,27 +1,26 @@
 """The ``reverie`` command line (typer + rich).
 
-This is the one module of ``reverie/`` allowed to import ``actors/``, ``mining/`` and ``serve/``,
-and only inside commands.
+This is the one module of ``reverie/`` allowed to import ``actors/``, ``mining/``, ``serve/`` and
+the launcher that wires them (``launcher/``), and only inside commands. What a command does beyond
+parsing and printing lives in its own module (``reverie.demo`` for ``reverie demo``).
 """
 
 from __future__ import annotations
 
+import logging
 import tempfile
-from collections.abc import Callable
+import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
-from reverie.capture import prepare_events
-from reverie.clock import SystemClock
+from reverie.demo import run_demo
 from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
-from reverie.privacy import Masker
-from reverie.sample import fleet_sample
 from reverie.settings import Settings
 from reverie.store import Store
 
@@ -49,39 +48,25 @@ def with_data(settings: Settings, data: Path | str | None) -> Settings:
 
 @app.command()
 def demo(data: DataOption = None) -> None:
-    """Capture the bundled fleet sample into a temporary store (or --data) and show what it holds."""
+    """The main job end to end: start a local service on a free port with a temporary store (or
+    --data), run the bundled fleet sample through it over HTTP (capture, consolidation, mining,
+    retrieval), print what it did, and shut it down."""
+    from launcher.local import local_service
+
+    for name in ("ray", "ray.serve"):  # the demo prints its own progress; Ray's start-up chatter stays out
+        logging.getLogger(name).setLevel(logging.WARNING)
     settings = Settings()
-    with tempfile.TemporaryDirectory(prefix="reverie-demo-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="reverie-demo-") as tmp, ExitStack() as stack:
         settings = with_data(settings, data or Path(tmp) / "store")
-        store = Store.open(settings.store, spec_for(settings.embedding), SystemClock())
-        masked = _capture_sample(store, settings)
-        _print_summary(store, masked)
-
-
-def _capture_sample(store: Store, settings: Settings) -> int:
-    masker = Masker(settings.privacy)
-    requests = fleet_sample()
-    masked = 0
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("capturing sessions", total=len(requests))
-        for request in requests:
-            events = prepare_events(request, masker, store.clock, settings.capture)
-            masked += sum(1 for raw, kept in zip(request.events, events, strict=True) if raw.text != kept.text)
-            store.events.append(events)
-            progress.advance(task)
-    return masked
-
-
-def _print_summary(store: Store, masked: int) -> None:
-    table = Table(title=f"Reverie store at {store.uri}")
-    for column in ("agent", "projects", "sessions", "events", "last event"):
-        table.add_column(column)
-    for agent in store.events.agents():
-        table.add_row(agent.agent_id, ", ".join(agent.projects), str(agent.sessions), str(agent.events),
-                      f"{agent.last_event_at:%Y-%m-%d %H:%M}" if agent.last_event_at else "-")
-    console.print(table)
-    console.print(f"events with secrets or personal data masked before writing: {masked}")
-    _print_stats(store)
+        started = time.perf_counter()
+        with console.status("starting a local Reverie: Ray, embedding service, agents' directory, mining, HTTP API"):
+            service = stack.enter_context(local_service(settings, triggers=False))
+        console.print(f"Reverie is serving {service.url} (store {settings.store.uri}); "
+                      f"started in {time.perf_counter() - started:.1f} s", soft_wrap=True)
+        run_demo(service, console)
+        with console.status("stopping the service"):
+            stack.close()
+        console.print(f"done in {time.perf_counter() - started:.1f} s; the service is stopped", soft_wrap=True)
 
 
 def _print_stats(store: Store) -> None:
@@ -164,6 +149,7 @@ def up(
 ) -> None:
     """Start Ray, the embedding service, the agents' directory, the mining pool and the HTTP API;
     block until Ctrl-C, then shut everything down."""
+    from launcher.local import start_parts
     from serve.app import start
     from serve.launch import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
 
@@ -171,7 +157,7 @@ def up(
     settings = settings.model_copy(update={"serve": settings.serve.model_copy(update={"host": host, "port": port})})
     key = ensure_admin_key(settings) if http else None
     with joined_ray(settings, address):
-        stop_parts = _start_parts(settings)
+        stop_parts = start_parts(settings)
         try:
             if http:
                 url = start(settings)
@@ -188,26 +174,6 @@ def up(
             if http:
                 stop_http(settings)
             stop_parts()
-
-
-def _start_parts(settings: Settings) -> Callable[[], None]:
-    """The embedding service, the agents' directory and the mining pool, as named actors; returns
-    the function that stops them."""
-    import ray
-
-    from actors.launch import start_memory
-    from mining.service import mining_service
-
-    memory = start_memory(settings)
-    mining = mining_service(settings)
-    ray.get(mining.runs.remote())
-
-    def stop() -> None:
-        ray.get(mining.close.remote())
-        ray.kill(mining, no_restart=True)
-        memory.stop()
-
-    return stop
 
 
 # --- client commands --------------------------------------------------------------------------------

@@ -430,6 +430,20 @@ class Client:
         return self.send(Calls.health())
 
 
+def wait_until_accepted(client: Client, timeout: float = 15.0) -> None:
+    """Block until the service accepts the client's key: a running service re-reads its keys file
+    about once a second, so a key added a moment ago may still be refused (401)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.agents()
+            return
+        except errors.AuthError as exc:
+            if isinstance(exc, errors.ForbiddenError) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 # --- the async client ---------------------------------------------------------------------------
 class AsyncClient:
     """The same API as :class:`Client`, for asyncio code (``await client.retrieve(...)``)."""

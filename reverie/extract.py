@@ -198,6 +198,8 @@ def _rule_type(event: Event, salience: Salience) -> NoteType | None:
         return "verified_fact"
     for cue, note_type in (("correction", "constraint"), ("constraint", "constraint"),
                            ("preference", "preference"), ("recovered", "lesson"), ("lesson", "lesson")):
+        if cue == "recovered" and event.role in ("tool", "system"):
+            continue  # a passing run after a failure is evidence; the lesson is what someone says about it
         if cue in cues:
             return note_type  # type: ignore[return-value]
     return "lesson" if "tag:success" in cues else None

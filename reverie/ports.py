@@ -138,6 +138,17 @@ class HotSpot(Result):
     patterns: list[str]
 
 
+class RunningService(Protocol):
+    """A Reverie service that the caller started (``launcher.local.local_service``) and reaches over
+    HTTP: where it listens, an admin key, and new keys for other principals (revoked when it stops)."""
+
+    url: str
+    admin_key: str
+
+    def add_key(self, principal: str, role: Literal["agent", "reviewer", "analyst", "admin"],
+                projects: Sequence[str]) -> str: ...
+
+
 class EmbeddingService(Protocol):
     """The one shared embedder (batched); nobody else loads the model or its tokenizer.
 

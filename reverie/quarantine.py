@@ -1,7 +1,9 @@
 """Text that tries to instruct: memory text is data, never instructions.
 
 :func:`instruction_findings` names what a text tries to do (override earlier instructions, switch
-roles, wear role tags, forge the delimiters a memory block is wrapped in, hide characters). The
+roles, wear role tags, forge the delimiters a memory block is wrapped in, hide characters, make
+itself a permanent rule of the memory: "remember this forever", "as a permanent rule", "store this in
+your memory", "new instruction for every agent" — memory poisoning aims at later sessions). The
 event stays in ``events`` as evidence; the candidate built from it becomes a note with status
 ``quarantined``: never retrieved for another agent, never promoted, audited, and listed for review
 by filtering notes on ``status = quarantined`` (``QUARANTINED``).
@@ -41,13 +43,21 @@ _DELIMITER = re.compile(
     r"[=#\-]{3,}\s*(?:END|BEGIN)\s+(?:OF\s+)?(?:MEMORY|CONTEXT|REFERENCE)",
     re.IGNORECASE,
 )
+_PERSIST = re.compile(
+    r"\bremember\s+(?:(?:this|that|it)\s+)?(?:forever|for\s+ever|for\s+good|permanently)\b|"
+    r"\b(?:as|into)\s+(?:an?\s+)?(?:permanent|standing|global|universal)\s+(?:rule|instruction|directive|order|memory)\b|"
+    r"\b(?:store|save|write|put|commit|burn)\s+(?:this|that|it)\s+(?:in|into|to)\s+(?:your|the)\s+"
+    r"(?:permanent\s+|long[- ]term\s+)?memory\b|"
+    r"\bnew\s+(?:rules?|instructions?|directives?)\s+for\s+(?:every|all|each)\s+(?:agents?|assistants?)\b",
+    re.IGNORECASE,
+)
 _HIDDEN = re.compile(
     "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
 )
 QUARANTINED = "quarantined"
 _CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("override", _OVERRIDE), ("reveal", _REVEAL), ("role_switch", _ROLE_SWITCH),
-    ("role_tag", _ROLE_TAG), ("forged_delimiter", _DELIMITER),
+    ("role_tag", _ROLE_TAG), ("forged_delimiter", _DELIMITER), ("persistence", _PERSIST),
 )
 
 

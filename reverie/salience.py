@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
-from reverie.statements import content_words, words
+from reverie.statements import NEGATORS, STOPWORDS, content_words, words
 
 TAG_WEIGHTS: dict[str, float] = {
     "correction": 1.0, "verified": 0.95, "constraint": 0.9, "preference": 0.9, "lesson": 0.85,
@@ -64,7 +64,8 @@ _CHATTER_WORDS = frozenset("""
 thanks thank you thx ty ok okay k great cool nice perfect sure yes yep yeah no nope fine good
 looks look sounds sound done running run checking check looking into on it will do doing working
 now let me see one moment sec second wait hold got noted alright right awesome lgtm np the a
-tests test again retrying trying starting start going ahead here we go
+tests test again retrying trying starting start going ahead here we go finished finish complete completed
+wrapped step set bit part
 """.split())
 _PROGRESS = re.compile(
     r"^\s*(?:running|checking|looking|working|starting|retrying|trying|on it|one moment|give me)\b",
@@ -86,11 +87,13 @@ class Salience:
 
 
 def is_chatter(text: str) -> bool:
-    """Small talk and progress notes: short, and made of acknowledgement or progress words only."""
+    """Small talk and progress notes: short, and made of acknowledgement or progress words only
+    (function words aside: "Good, we're done", "Done with that step")."""
     tokens = words(text)
     if not tokens or len(tokens) > 8:
         return False
-    if all(t in _CHATTER_WORDS for t in tokens):
+    meaningful = [t for t in tokens if t not in STOPWORDS and t not in NEGATORS]
+    if all(t in _CHATTER_WORDS for t in (meaningful or tokens)):
         return True
     return len(tokens) <= 5 and bool(_PROGRESS.match(text)) and not any(t.isdigit() for t in tokens)
 

@@ -84,7 +84,7 @@ def team_scenario() -> list[Seen]:
     - group 6, 3 agents in 3 sessions over modules api and web: promoted (``project:atlas``)
     - group 3, a constraint of 3 agents over modules api and web: waits for review (project-wide constraint)
     - group 10, 3 agents, one stating another value: lands in review (conflict)
-    - one paraphrase each of groups 2, 4, 8, 9, 11: noise
+    - one paraphrase each of groups 2, 4, 8, 9, 11: noise (2 and 9 are personal preferences: never clustered)
     """
     leak = "The image worker leaks memory, so restart it after every 200 jobs."
     return [

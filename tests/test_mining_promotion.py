@@ -72,8 +72,8 @@ def test_a_lesson_of_one_agent_in_three_sessions_waits_for_review(mined: tuple[S
 
 def test_evidence_over_several_modules_gives_a_project_pattern(mined: tuple[Store, RunState]) -> None:
     store, state = mined
-    preference = pattern_of(store, state, 6)
-    assert (preference.scope, preference.status, preference.module) == ("project:atlas", "active", None)
+    lesson = pattern_of(store, state, 6)
+    assert (lesson.scope, lesson.status, lesson.module) == ("project:atlas", "active", None)
     constraint = pattern_of(store, state, 3)
     assert (constraint.scope, constraint.status) == ("project:atlas", "candidate")
     assert ReviewQueue(store).by_pattern([constraint.note_id])[constraint.note_id].reasons == ["project_constraint"]
@@ -98,9 +98,21 @@ def test_noise_is_never_promoted(mined: tuple[Store, RunState]) -> None:
     singles = [n for n in store.notes.list(NoteFilter(types=["lesson", "preference", "constraint", "procedure"]), limit=100).notes
                if n.source_sessions[0] in ("s10", "s11", "s12")]
     assert len(singles) == 5 and not clustered & {n.note_id for n in singles}
-    assert state.result["stats"]["noise"] == 5
+    assert state.result["stats"]["noise"] == 3  # the two personal preferences are not even clustered
     patterns = store.notes.list(NoteFilter(types=["pattern"]), limit=100).notes
     assert len(patterns) == 6 and {p.status for p in patterns if p.note_id in state.result["promoted"]} == {"active"}
+
+
+def test_personal_preferences_stay_personal_however_many_agents_share_them(template: Path, tmp_path: Path,
+                                                                          minilm: Embedder) -> None:
+    clock = ManualClock()
+    store = copy_store(template, tmp_path / "store", clock)
+    written = write_notes(store, minilm, [Seen(2, t, f"p{t}", f"sp{t}") for t in range(1, 5)], clock.now())
+    state = mine(store, clock, mode="full")
+    clustered = {m for c in RunBook(store).plan(state.run_id).clusters for m in c.members}  # type: ignore[union-attr]
+    assert not clustered & {n.note_id for n in written}
+    patterns = store.notes.list(NoteFilter(types=["pattern"]), limit=100).notes
+    assert not any(set(p.evidence) & {e for n in written for e in n.evidence} for p in patterns)
 
 
 def test_re_mining_merges_into_the_existing_pattern(template: Path, tmp_path: Path, minilm: Embedder) -> None:

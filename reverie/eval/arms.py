@@ -3,9 +3,8 @@
 - ``off`` (:class:`MemoryOff`): the stateless baseline, nothing is kept, nothing comes back;
 - ``raw`` (:class:`reverie.eval.rawlog.RawLogArm`): raw-log stacking ("version A"), every event
   stored as a note and retrieved by similarity;
-- ``reverie`` ("version B"): capture through the service, consolidation in the agents' actors,
-  mining, scoped retrieval. It plugs in at :func:`build_reverie_arm` once the HTTP service, the
-  actors, mining and retrieval exist; until then asking for it is an error, never made-up results.
+- ``reverie`` (:class:`reverie.eval.served.ReverieArm`, "version B"): a real local service driven
+  over HTTP — capture, consolidation in the agents' actors, mining, scoped retrieval.
 
 An arm hands back :class:`Retrieval`\\ s whose items carry their evidence event ids, which is how
 the metrics judge them against the ground truth.
@@ -18,8 +17,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from reverie.capture import CaptureRequest
-from reverie.errors import ConfigError
-from reverie.settings import Settings
 
 ItemKind = Literal["note", "turn", "summary"]
 
@@ -96,17 +93,3 @@ class MemoryOff:
 
     def close(self) -> None:
         return None
-
-
-def build_reverie_arm(settings: Settings) -> MemoryArm:
-    """The "version B" arm: Reverie itself, driven as agents drive it.
-
-    To be built on the HTTP service (``POST /v1/events``, ``/v1/agents/{id}/consolidate``,
-    ``/v1/mining/runs``, ``/v1/retrieve`` with ``k`` and ``token_budget``): ``ingest`` posts every
-    request, ``settle`` consolidates every agent and mines every project, ``retrieve`` asks as the
-    agent, and ``notes`` lists every note in any status. It plugs in here and nowhere else.
-    """
-    raise ConfigError(
-        "the reverie arm is not available yet: it needs the HTTP service, the agent actors, mining and "
-        "retrieval; run the comparison with the 'off' and 'raw' arms until they are merged"
-    )
