@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import platform
-import socket
 import statistics
 import tempfile
 import time
@@ -96,19 +95,14 @@ def _write(store: Any, vectors: Any, labels: Any) -> None:
 
 
 # --- the service ------------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def settings_in(folder: Path) -> Any:
+    from launcher.local import free_port
     from reverie.settings import ActorSettings, AuthSettings, MiningSettings, ServeSettings, Settings, StoreSettings
 
     return Settings(
         store=StoreSettings(uri=str(folder / "store")),
         auth=AuthSettings(keys_file=folder / "keys.json", requests_per_minute=100_000, burst=100_000),
-        serve=ServeSettings(host="127.0.0.1", port=_free_port(), app_name="reverie-bench-ui", num_cpus=0.1),
+        serve=ServeSettings(host="127.0.0.1", port=free_port(), app_name="reverie-bench-ui", num_cpus=0.1),
         actors=ActorSettings(namespace=f"bench-ui-{uuid.uuid4().hex[:6]}"), mining=MiningSettings(schedule=False),
     )
 

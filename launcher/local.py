@@ -17,10 +17,12 @@ the demo) gets the same runs every time; everything else is what ``reverie up`` 
 
 from __future__ import annotations
 
+import random
 import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import httpx
 import ray
@@ -54,10 +56,30 @@ def start_parts(settings: Settings, *, triggers: bool = True) -> Callable[[], No
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A port nobody listens on now (the OS picks it)."""
-    with socket.socket() as sock:
+    """A port free to listen on now, taken below the OS's ephemeral range.
+
+    A port the OS hands out for ``bind(0)`` comes from the same range as the local ports of outgoing
+    connections, and Ray opens many: one of them could take the port before Serve binds it ("Failed to
+    bind"). Ports under the range are never handed out that way.
+    """
+    low = _ephemeral_low()
+    for port in random.sample(range(max(1024, low - 12_000), low), 64):
+        with socket.socket() as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as sock:  # everything tried was taken: let the OS choose
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default; elsewhere any port under it is as good
 
 
 class LocalService:

@@ -40,7 +40,9 @@ def _umap() -> ModuleType:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"Tensorflow not installed", category=ImportWarning)
         import umap.umap_
+    from mining.jitcache import enable
 
+    enable()
     return umap.umap_
 
 

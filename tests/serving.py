@@ -7,7 +7,6 @@ and Serve shut down when the module ends.
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from reverie.ports import EMBEDDER_ACTOR
 from reverie.records import Event, Note
 from reverie.settings import AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
 from reverie.store import NoteWrite, Store
+from launcher.local import free_port
 from serve.app import build_app
 from serve.keys import KeysFile
 
@@ -60,12 +60,6 @@ def _embedding_service(settings: Settings) -> Any:
         ray.get(service.info.remote())  # the model is loaded before the first request
         return service
     return HashEmbeddingService.options(**options).remote(settings.embedding)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def served_settings(root: Path, provider: str = "hash", **overrides: Any) -> Settings:

@@ -23,7 +23,7 @@ from browser import chromium, screenshot_path
 from explorer_data import PAYLOAD, PROJECT, Mined, mined_project
 from mining.load import load_signal
 from mining.service import mining_service
-from mining_data import pattern_of, team_scenario
+from mining_data import LESSONS, pattern_of, team_scenario
 from reverie.cli import app as cli
 from reverie.clock import ManualClock
 from reverie.embed import Embedder
@@ -32,7 +32,9 @@ from reverie.store import NoteFilter
 from serve.routes.ui import UI_DIR
 from serving import Served, served, served_settings
 
-NOTES = len(team_scenario()) + 1  # the planted note too; the quarantined one is never mined
+#: The notes mining places on the map: the planted note too; never the quarantined one, nor a personal
+#: preference (its owner's own, never team experience).
+NOTES = 1 + sum(1 for s in team_scenario() if not (LESSONS[s.group]["type"] == "preference" and s.scope is None))
 UI_FILES = [UI_DIR / "index.html", *sorted(p for p in (UI_DIR / "assets").glob("*.*") if p.suffix in (".js", ".css"))]
 
 

@@ -172,6 +172,7 @@ def _synthetic_notes(store: Store, n: int, clock: ManualClock) -> None:
     store.batches.run("local", writes, project="orion")
 
 
+@pytest.mark.parametrize("service", [{"chunk_clusters": 64}], indirect=True)  # the fit is what is cut here
 def test_high_load_during_the_fit_cancels_it_and_the_fit_runs_again(service: tuple[Any, Settings]) -> None:
     handle, settings = service
     _synthetic_notes(Store.open(settings.store, spec_for(settings.embedding)), 600, ManualClock())
