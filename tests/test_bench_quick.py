@@ -21,8 +21,10 @@ def test_quick_run_end_to_end_writes_results_and_renders(tmp_path: Path, monkeyp
     monkeypatch.setenv("REVERIE_EMBEDDING__PROVIDER", "hash")
     target = tmp_path / "BENCHMARKS.md"
     target.write_text("# Benchmarks\n\nprose kept\n\n<!-- bench:fleet -->\nold\n<!-- /bench:fleet -->\n\ntail kept\n")
+    # The reverie arm's own end-to-end test (tests/test_eval_arms.py) starts a service; here the harness
+    # runs the arms that need none, which is what --quick checks: entries, invariants, JSON, rendering.
     code = main(["--quick", "--locomo", str(write_locomo_sample(tmp_path)), "--results", str(tmp_path / "out"),
-                 "--render", str(target)])
+                 "--arms", "off,raw,raw-hybrid", "--render", str(target)])
     assert code == 0, capsys.readouterr().out
     run = json.loads((tmp_path / "out" / "latest-quick.json").read_text())
     assert run["mode"] == "quick" and run["machine"]["cores"] >= 1
