@@ -20,11 +20,11 @@ from pathlib import Path
 
 from bench.registry import Context, Measure, Outcome, Table, register
 from bench.served import arms_wanted, describe_work, reverie_arm
-from reverie.eval.arms import MemoryArm, Retrieval
-from reverie.eval.evidence import RecallTable, cited_turns, score
-from reverie.eval.locomo import CATEGORIES, SCORED, Locomo, Question, load_locomo
-from reverie.eval.memo import MemoEmbedder
-from reverie.eval.rawlog import RawLog, RawLogArm
+from bench.eval.arms import MemoryArm, Retrieval
+from bench.eval.evidence import RecallTable, cited_turns, score
+from bench.eval.locomo import CATEGORIES, SCORED, Locomo, Question, load_locomo
+from bench.eval.memo import MemoEmbedder
+from bench.eval.rawlog import RawLog, RawLogArm
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
 HYBRID = "raw-hybrid"

@@ -26,7 +26,7 @@ ones shaped like the notes, and the MiniLM vectors of the query texts. (An IVF i
 on these vectors, whose neighbourhoods are nearly isotropic, it kept only about 0.8 of the exact
 top 10 at 24 probed lists, so the scan stays flat and only its bytes shrink.)
 
-A ranking-quality table comes first: on the dev and held-out phrasebooks of ``reverie.eval`` (one
+A ranking-quality table comes first: on the dev and held-out phrasebooks of ``bench.eval`` (one
 note per frame), top-1 and top-5 of dense-only against the hybrid defaults, for paraphrased questions
 and for keyword queries (the frame's subject), and where similarities of right and wrong notes lie
 (what ``min_similarity`` and ``episodic_below`` were set from).
@@ -355,8 +355,8 @@ def _fill(template: str, values: tuple[str, ...]) -> str:
 
 def phrasebook_quality(ctx: Context) -> tuple[Table, Table]:
     """Top-1 / top-5 of the right note, dense only against the defaults, and similarity quantiles."""
-    from reverie.eval.phrases.dev import DEV
-    from reverie.eval.phrases.heldout import HELDOUT
+    from bench.eval.phrases.dev import DEV
+    from bench.eval.phrases.heldout import HELDOUT
 
     quality, spread = [], []
     for book in (DEV, HELDOUT):

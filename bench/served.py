@@ -16,7 +16,7 @@ import ray
 
 from bench.registry import Context
 from launcher.local import local_service
-from reverie.eval.served import ReverieArm
+from bench.eval.served import ReverieArm
 from reverie.settings import Settings
 from serve.launch import joined_ray
 

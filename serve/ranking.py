@@ -11,7 +11,7 @@ A note's fused score is ``1 / (rrf_k + dense_rank) + weight_lexical / (rrf_k + l
 list it is missing from adds nothing). Notes under ``min_similarity``, or under ``relative_similarity``
 times the best candidate's similarity, are never candidates, whatever their words: full text reorders
 close candidates (and wins on rare words: names, ids, error codes) but never drags in a far one.
-Measured on the phrasebooks of ``reverie.eval`` (BENCHMARKS.md, "Retrieval (issue 6)").
+Measured on the phrasebooks of ``bench.eval`` (BENCHMARKS.md, "Retrieval (issue 6)").
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ from pathlib import Path
 from launcher.local import local_service
 from reverie.clock import ManualClock
 from reverie.embed import Embedder, HashEmbedder
-from reverie.eval.arms import MemoryOff, Retrieval, Retrieved
-from reverie.eval.compare import history_tokens, run_arm
-from reverie.eval.fleet import FleetConfig, Scenario, fleet_scenario
-from reverie.eval.rawlog import RawLog, RawLogArm, fill_budget, fuse
-from reverie.eval.served import ReverieArm, _Turns
+from bench.eval.arms import MemoryOff, Retrieval, Retrieved
+from bench.eval.compare import history_tokens, run_arm
+from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario
+from bench.eval.rawlog import RawLog, RawLogArm, fill_budget, fuse
+from bench.eval.served import ReverieArm, _Turns
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
 

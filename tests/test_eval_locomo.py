@@ -12,10 +12,10 @@ from eval_samples import write_locomo_sample
 from reverie.clock import ManualClock
 from reverie.embed import HashEmbedder
 from reverie.errors import ValidationError
-from reverie.eval.arms import Retrieval, Retrieved
-from reverie.eval.evidence import cited_turns, evidence_recall, score
-from reverie.eval.locomo import load_locomo
-from reverie.eval.rawlog import RawLog, RawLogArm
+from bench.eval.arms import Retrieval, Retrieved
+from bench.eval.evidence import cited_turns, evidence_recall, score
+from bench.eval.locomo import load_locomo
+from bench.eval.rawlog import RawLog, RawLogArm
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
 

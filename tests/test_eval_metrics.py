@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from reverie.eval import metrics
-from reverie.eval.arms import Retrieval, Retrieved, StoredNote
-from reverie.eval.truth import Agent, Canary, EventLabel, Item, Query, Truth
+from bench.eval import metrics
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
+from bench.eval.truth import Agent, Canary, EventLabel, Item, Query, Truth
 
 T0 = datetime(2026, 3, 2, tzinfo=UTC)
 AGENTS = {

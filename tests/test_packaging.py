@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import ROOT
 
-PACKAGE_ROOTS = ("reverie", "actors", "mining", "serve")
+PACKAGE_ROOTS = ("reverie", "actors", "mining", "serve", "launcher")
 DATA_FILES = (
     "reverie/py.typed", "reverie/data/fleet_sample.json", "serve/config.yaml", "serve/ui/index.html",
     "serve/ui/assets/explorer.js", "serve/ui/assets/vendor/cytoscape-3.35.0.esm.min.mjs",

@@ -6,7 +6,7 @@ sentence shapes, and without reference to any extractor's rules. Never tune on n
 
 from __future__ import annotations
 
-from reverie.eval.phrases import Frame, Phrasebook
+from bench.eval.phrases import Frame, Phrasebook
 
 _PREFERENCES = (
     Frame(

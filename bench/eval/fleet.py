@@ -17,15 +17,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.capture import CaptureRequest
-from reverie.eval.knowledge import KnowledgeSpec, draw_knowledge
-from reverie.eval.phrases import Phrasebook
-from reverie.eval.phrases.dev import DEV
-from reverie.eval.phrases.heldout import HELDOUT
-from reverie.eval.plan import Draft, make_agents, plan_sessions, project_modules
-from reverie.eval.questions import ask
-from reverie.eval.render import StyleSpec, Written, write_sessions
-from reverie.eval.seeds import DEV_SEED, HELDOUT_SEED
-from reverie.eval.truth import Agent, Item, Recurrence, Truth, readers
+from bench.eval.knowledge import KnowledgeSpec, draw_knowledge
+from bench.eval.phrases import Phrasebook
+from bench.eval.phrases.dev import DEV
+from bench.eval.phrases.heldout import HELDOUT
+from bench.eval.plan import Draft, make_agents, plan_sessions, project_modules
+from bench.eval.questions import ask
+from bench.eval.render import StyleSpec, Written, write_sessions
+from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
+from bench.eval.truth import Agent, Item, Recurrence, Truth, readers
 from reverie.records import UtcTime
 
 Split = Literal["dev", "heldout"]

@@ -1,9 +1,9 @@
 """The arms of a comparison: memory systems behind one small Protocol, fed the same sessions.
 
 - ``off`` (:class:`MemoryOff`): the stateless baseline, nothing is kept, nothing comes back;
-- ``raw`` (:class:`reverie.eval.rawlog.RawLogArm`): raw-log stacking ("version A"), every event
+- ``raw`` (:class:`bench.eval.rawlog.RawLogArm`): raw-log stacking ("version A"), every event
   stored as a note and retrieved by similarity;
-- ``reverie`` (:class:`reverie.eval.served.ReverieArm`, "version B"): a real local service driven
+- ``reverie`` (:class:`bench.eval.served.ReverieArm`, "version B"): a real local service driven
   over HTTP — capture, consolidation in the agents' actors, mining, scoped retrieval.
 
 An arm hands back :class:`Retrieval`\\ s whose items carry their evidence event ids, which is how

@@ -14,10 +14,10 @@ from datetime import timedelta
 from typing import Any
 
 from reverie.capture import CaptureRequest, EventIn
-from reverie.eval.canaries import PERSONAL_KINDS, SECRET_KINDS
-from reverie.eval.phrases import Phrasebook
-from reverie.eval.plan import Draft, MentionKind, SessionPlan
-from reverie.eval.truth import Canary, EventLabel, LabelKind
+from bench.eval.canaries import PERSONAL_KINDS, SECRET_KINDS
+from bench.eval.phrases import Phrasebook
+from bench.eval.plan import Draft, MentionKind, SessionPlan
+from bench.eval.truth import Canary, EventLabel, LabelKind
 from reverie.records import AgentCandidate
 
 #: One event before it gets its id and time: EventIn fields, its label kind, the item it states.

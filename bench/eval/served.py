@@ -16,7 +16,7 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
   rules waiting for a reviewer stay ``candidate`` and are never retrieved;
 - ``retrieve`` asks ``POST /v1/retrieve`` as the agent, with ``k`` and the token budget, and turns
   every returned item (notes, and episodic items where the service adds them) into a
-  :class:`~reverie.eval.arms.Retrieved` carrying its evidence event ids, charged like every arm
+  :class:`~bench.eval.arms.Retrieved` carrying its evidence event ids, charged like every arm
   (its text's tokens + ``item_overhead``); the service's own count of the rendered memory block is
   kept in ``context_tokens``;
 - ``notes`` lists every note in any status through ``GET /v1/notes`` with the admin key.
@@ -35,7 +35,7 @@ from reverie.api import ConsolidationResult, MiningRun, RetrievedNote
 from reverie.capture import CaptureRequest
 from reverie.client import Client, wait_until_accepted
 from reverie.errors import ReverieError, RunInProgressError
-from reverie.eval.arms import ItemKind, Retrieval, Retrieved, StoredNote
+from bench.eval.arms import ItemKind, Retrieval, Retrieved, StoredNote
 from reverie.ports import RunningService
 from reverie.tokens import TokenCounter
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reverie.errors import ValidationError
-from reverie.eval.arms import Retrieval
-from reverie.eval.locomo import CATEGORIES, Question
+from bench.eval.arms import Retrieval
+from bench.eval.locomo import CATEGORIES, Question
 
 
 def cited_turns(retrieval: Retrieval, cap: int | None = None) -> list[str]:

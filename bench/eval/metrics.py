@@ -30,8 +30,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
-from reverie.eval.arms import Retrieval, Retrieved, StoredNote
-from reverie.eval.truth import Query, Truth
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
+from bench.eval.truth import Query, Truth
 
 Answer = tuple[Query, Retrieval]
 _Carried = tuple[StoredNote, frozenset[str], frozenset[str]]

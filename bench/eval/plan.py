@@ -1,8 +1,8 @@
 """Planning a fleet scenario: agents, their sessions, the knowledge to say and where it is said.
 
 Everything draws from one ``random.Random`` in a fixed order, so a seed gives one scenario. The
-plan is turned into events by :mod:`reverie.eval.render` and into ground truth by
-:mod:`reverie.eval.fleet`.
+plan is turned into events by :mod:`bench.eval.render` and into ground truth by
+:mod:`bench.eval.fleet`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
-from reverie.eval.phrases import Frame, Phrasebook
-from reverie.eval.truth import Agent, ItemRole, Recurrence
+from bench.eval.phrases import Frame, Phrasebook
+from bench.eval.truth import Agent, ItemRole, Recurrence
 
 MentionKind = Literal["statement", "correction", "wrong_claim"]
 

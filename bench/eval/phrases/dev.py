@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reverie.eval.phrases import Frame, Phrasebook
+from bench.eval.phrases import Frame, Phrasebook
 
 _PREFERENCES = (
     Frame(

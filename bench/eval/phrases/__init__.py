@@ -5,7 +5,7 @@ should retrieve it (worded differently from every statement) and, where the know
 that can change, how a correction, a tool's verification and a wrong claim are said. Slots:
 ``{module}``, ``{project}``, ``{value}``, ``{old}`` (the value a correction replaces). Secrets and
 personal data are ``(kind, template)`` pairs whose ``{value}`` is a planted canary of that kind
-(see :mod:`reverie.eval.canaries`).
+(see :mod:`bench.eval.canaries`).
 
 Two phrasebooks exist and must stay apart: ``dev`` (tune on it) and ``heldout`` (report on it),
 written independently, with different content and wording, and never from the extractor's rules.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reverie.eval.truth import ItemType
+from bench.eval.truth import ItemType
 
 
 @dataclass(frozen=True)

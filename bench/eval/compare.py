@@ -6,9 +6,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reverie.eval.arms import MemoryArm
-from reverie.eval.fleet import Scenario
-from reverie.eval.metrics import Answer, QualityReport, evaluate
+from bench.eval.arms import MemoryArm
+from bench.eval.fleet import Scenario
+from bench.eval.metrics import Answer, QualityReport, evaluate
 from reverie.tokens import TokenCounter
 
 

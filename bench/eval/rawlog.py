@@ -28,7 +28,7 @@ import numpy as np
 from reverie.capture import CaptureRequest, prepare_events
 from reverie.clock import Clock
 from reverie.embed import Embedder, EmbedderSpec
-from reverie.eval.arms import Retrieval, Retrieved, StoredNote
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from reverie.privacy import Masker
 from reverie.records import Event, Note
 from reverie.settings import Settings
@@ -130,7 +130,7 @@ class RawLog:
 
 
 class RawLogArm:
-    """One ranking of a shared :class:`RawLog`, as a :class:`reverie.eval.arms.MemoryArm`."""
+    """One ranking of a shared :class:`RawLog`, as a :class:`bench.eval.arms.MemoryArm`."""
 
     def __init__(self, log: RawLog, ranking: Ranking = "dense") -> None:
         self.log = log

@@ -14,9 +14,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reverie.eval.phrases import Frame, Phrasebook
-from reverie.eval.plan import Draft, SessionPlan, after, in_module, of_agent, place, say_in
-from reverie.eval.truth import Agent, Recurrence
+from bench.eval.phrases import Frame, Phrasebook
+from bench.eval.plan import Draft, SessionPlan, after, in_module, of_agent, place, say_in
+from bench.eval.truth import Agent, Recurrence
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from reverie.eval.phrases import Phrasebook
-from reverie.eval.truth import Agent, Item, Query, QueryKind
+from bench.eval.phrases import Phrasebook
+from bench.eval.truth import Agent, Item, Query, QueryKind
 
 
 def ask(
