@@ -2,7 +2,7 @@
 
 This is the one module of ``reverie/`` allowed to import ``actors/``, ``mining/``, ``serve/`` and
 the launcher that wires them (``launcher/``), and only inside commands. What a command does beyond
-parsing and printing lives in its own module (``reverie.demo`` for ``reverie demo``).
+parsing and printing lives in its own module (``launcher.demo`` for ``reverie demo``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from reverie.demo import run_demo
 from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
 from reverie.settings import Settings
@@ -51,6 +50,7 @@ def demo(data: DataOption = None) -> None:
     """The main job end to end: start a local service on a free port with a temporary store (or
     --data), run the bundled fleet sample through it over HTTP (capture, consolidation, mining,
     retrieval), print what it did, and shut it down."""
+    from launcher.demo import run_demo
     from launcher.local import local_service
 
     for name in ("ray", "ray.serve"):  # the demo prints its own progress; Ray's start-up chatter stays out
@@ -240,7 +240,7 @@ def graph_export(
         raise typer.BadParameter("choose graphml, json or png", param_hint="--format")
     with _client(url, key) as client:
         if fmt == "png":
-            from reverie.figures import graph_png
+            from launcher.figures import graph_png
 
             data = graph_png(client.graph(project, current=True, layout=True), f"team graph of {project}")
         else:
@@ -256,7 +256,7 @@ def map_export(
     url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
 ) -> None:
     """Draw the 2-D map of a project's notes (UMAP), coloured by cluster, noise apart, as a PNG."""
-    from reverie.figures import map_png
+    from launcher.figures import map_png
 
     with _client(url, key) as client:
         points = client.map(project).points
