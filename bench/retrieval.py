@@ -318,7 +318,7 @@ def recall_at_10(vectors: np.ndarray, queries: np.ndarray, settings: Any) -> tup
     """Mean and worst recall@10 of the scoped search (IVF above ``ann_above``) against an exact scan."""
     import pyarrow as pa
 
-    from serve.scopeblock import Cached, ScopeBlock
+    from serve.retrieval.scopeblock import Cached, ScopeBlock
 
     plain = settings.model_copy(update={"min_similarity": -2.0, "weight_freshness": 0.0, "weight_confidence": 0.0,
                                         "weight_hits": 0.0})
@@ -388,7 +388,7 @@ def _ranks(ctx: Context, statements: list[str], notes: np.ndarray, asked: list[t
     from reverie.records import Note
     from reverie.store import NoteWrite, Store
     from serve.access import Principal
-    from serve.recall import Recaller
+    from serve.retrieval.recall import Recaller
 
     folder = Path(tempfile.mkdtemp(dir=ctx.workdir))
     settings = ctx.settings.store.model_copy(update={"uri": str(folder)})

@@ -20,9 +20,9 @@ from serve.keys import KeyRing, keys_file_path
 from serve.load import LoadReporter
 from serve.quality import refresh_gauges
 from serve.quotas import Quotas
-from serve.recall import Recaller
+from serve.retrieval.recall import Recaller
 from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
-from serve.retrievals import RetrievalLog
+from serve.retrieval.retrievals import RetrievalLog
 from serve.telemetry import Telemetry
 
 log = logging.getLogger(__name__)

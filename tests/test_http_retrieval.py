@@ -19,7 +19,7 @@ from reverie.records import Event, Note
 from reverie.settings import RetrievalSettings
 from reverie.store import NoteWrite, Store
 from reverie.tokens import TokenCounter
-from serve.block import parse_block
+from serve.retrieval.block import parse_block
 from serving import Served, served, served_settings
 
 # note id → (scope, owner, project, statement, paraphrased questions)

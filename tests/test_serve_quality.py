@@ -13,7 +13,7 @@ from reverie.embed import HashEmbedder
 from reverie.settings import Settings
 from reverie.store import Store
 from serve.quality import compute
-from serve.retrievals import RetrievalLog
+from serve.retrieval.retrievals import RetrievalLog
 
 
 def _alerts(metrics: object) -> dict[str, bool]:

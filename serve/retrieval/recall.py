@@ -5,13 +5,13 @@ fall back to raw turns where notes do not cover the query, fit k and the token b
    scope, the module and project scopes of its projects, ``team``), narrowed by ``scopes`` and
    ``project``; the cache holds only active, committed notes, and expired ones are skipped per row.
 2. Fan out personal → module → project → team, each block searched with its scope's weight, and
-   rank (:mod:`serve.ranking`); BM25 over the same visible notes; reciprocal-rank fusion.
-3. Episodic fallback (:mod:`serve.episodes`) when the best note's similarity is under
+   rank (:mod:`serve.retrieval.ranking`); BM25 over the same visible notes; reciprocal-rank fusion.
+3. Episodic fallback (:mod:`serve.retrieval.episodes`) when the best note's similarity is under
    ``retrieval.episodic_below`` (the notes do not cover the query) and the request's ``scopes``, if
    any, hold the agent's personal scope (raw turns are as private as its personal notes).
 4. Fit: notes in rank order up to ``k``, then turns up to ``episodic_k``, each only if the whole block
    still fits the budget; ``tokens`` is the rendered block's count with the bundled tokenizer, never
-   over the budget. Rendering: :mod:`serve.block`.
+   over the budget. Rendering: :mod:`serve.retrieval.block`.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from reverie.store import Store
 from reverie.store.rows import note_from_row
 from reverie.tokens import TokenCounter
 from serve.access import Principal, is_personal, scope_project
-from serve.block import BEGIN, END, note_line, render, turn_line
-from serve.episodes import EpisodeFinder, Turn
-from serve.noteindex import NoteIndex
-from serve.ranking import fuse
-from serve.scopeblock import Candidate, Hits, ScopeBlock
-from serve.tally import Tally
+from serve.retrieval.block import BEGIN, END, note_line, render, turn_line
+from serve.retrieval.episodes import EpisodeFinder, Turn
+from serve.retrieval.noteindex import NoteIndex
+from serve.retrieval.ranking import fuse
+from serve.retrieval.scopeblock import Candidate, Hits, ScopeBlock
+from serve.retrieval.tally import Tally
 
 log = logging.getLogger(__name__)
 _ORDER = {"personal": 0, "module": 1, "project": 2, "team": 3}

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from reverie.settings import RetrievalSettings
-from serve.ranking import priors
+from serve.retrieval.ranking import priors
 
 BlockKey = tuple[str, str | None]  # (scope, project of a personal scope)
 _NO_EXPIRY = float("inf")

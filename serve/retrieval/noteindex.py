@@ -37,8 +37,8 @@ from reverie.settings import RetrievalSettings
 from reverie.store import NoteFilter, Store, sql_in
 from reverie.store.rows import rows
 from serve.access import scope_project
-from serve.ranking import bm25_index, bm25_scores, scope_weight
-from serve.scopeblock import BlockKey, Cached, ScopeBlock
+from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight
+from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 
 log = logging.getLogger(__name__)
 WINDOW = timedelta(minutes=10)
