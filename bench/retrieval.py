@@ -256,7 +256,7 @@ def _retrieve(budget: int, check: Callable[[dict[str, Any]], None]) -> Callable[
 
 # --- one size -----------------------------------------------------------------------------------------
 def app_settings(ctx: Context, n: int) -> tuple[Any, str]:
-    from serve.keys import KeysFile
+    from serve.auth.keys import KeysFile
 
     folder = ctx.workdir / f"retrieval-{n}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -387,7 +387,7 @@ def _ranks(ctx: Context, statements: list[str], notes: np.ndarray, asked: list[t
     from reverie.embed import EmbedderSpec
     from reverie.records import Note
     from reverie.store import NoteWrite, Store
-    from serve.access import Principal
+    from serve.auth.access import Principal
     from serve.retrieval.recall import Recaller
 
     folder = Path(tempfile.mkdtemp(dir=ctx.workdir))

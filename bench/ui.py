@@ -116,7 +116,7 @@ def service(settings: Any) -> Iterator[tuple[str, str]]:
     from mining.load import load_signal
     from mining.service import mining_service
     from serve.app import start
-    from serve.keys import KeysFile
+    from serve.auth.keys import KeysFile
 
     if ray.is_initialized():
         raise RuntimeError("bench.ui starts its own local Ray; run it in a process without one")

@@ -31,7 +31,7 @@ from ray import serve as ray_serve
 from reverie.errors import UnavailableError
 from reverie.settings import Settings
 from serve.app import start as start_http
-from serve.keys import KeysFile, RoleName, keys_file_path
+from serve.auth.keys import KeysFile, RoleName, keys_file_path
 from serve.launch import joined_ray
 
 ADMIN = "reverie-admin"

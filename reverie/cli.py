@@ -90,7 +90,7 @@ KeysFileOption = Annotated[Path | None, typer.Option("--keys-file", help="the ke
 
 
 def _keys_file(keys_file: Path | None, data: Path | None) -> Path:
-    from serve.keys import keys_file_path
+    from serve.auth.keys import keys_file_path
 
     return keys_file or keys_file_path(with_data(Settings(), data))
 
@@ -103,7 +103,7 @@ def keys_add(
     keys_file: KeysFileOption = None, data: DataOption = None,
 ) -> None:
     """Create a key (stored hashed) and print it once: it cannot be shown again."""
-    from serve.keys import KeysFile
+    from serve.auth.keys import KeysFile
 
     path = _keys_file(keys_file, data)
     key = KeysFile(path).add(principal, role, projects or ["*"])  # type: ignore[arg-type]
@@ -118,7 +118,7 @@ def keys_revoke(
     keys_file: KeysFileOption = None, data: DataOption = None,
 ) -> None:
     """Remove a key (or every key of a principal); a running service refuses it within 5 seconds."""
-    from serve.keys import KeysFile
+    from serve.auth.keys import KeysFile
 
     path = _keys_file(keys_file, data)
     removed = KeysFile(path).revoke(which)
@@ -128,7 +128,7 @@ def keys_revoke(
 @keys_app.command("list")
 def keys_list(keys_file: KeysFileOption = None, data: DataOption = None) -> None:
     """Principals, roles, projects and key ids (never the keys)."""
-    from serve.keys import KeysFile, key_id
+    from serve.auth.keys import KeysFile, key_id
 
     table = Table(title=str(_keys_file(keys_file, data)))
     for column in ("key id", "principal", "role", "projects"):

@@ -13,7 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
 from serve import errors
-from serve.gate import Gate
+from serve.auth.gate import Gate
 from serve.routes import agents, governance, graph, health, mining, notes, retrieval, review, ui
 from serve.services import Services
 

@@ -15,7 +15,7 @@ import ray
 from ray import serve as ray_serve
 
 from reverie.settings import Settings
-from serve.keys import KeysFile, keys_file_path
+from serve.auth.keys import KeysFile, keys_file_path
 
 
 def ensure_admin_key(settings: Settings) -> str | None:

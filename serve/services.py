@@ -16,10 +16,10 @@ from reverie.settings import Settings
 from reverie.store import Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 from reverie.tokens import TokenCounter
-from serve.keys import KeyRing, keys_file_path
+from serve.auth.keys import KeyRing, keys_file_path
 from serve.load import LoadReporter
 from serve.quality import refresh_gauges
-from serve.quotas import Quotas
+from serve.auth.quotas import Quotas
 from serve.retrieval.recall import Recaller
 from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
 from serve.retrieval.retrievals import RetrievalLog

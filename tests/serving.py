@@ -25,7 +25,7 @@ from reverie.settings import AuthSettings, EmbeddingSettings, ServeSettings, Set
 from reverie.store import NoteWrite, Store
 from launcher.local import free_port
 from serve.app import build_app
-from serve.keys import KeysFile
+from serve.auth.keys import KeysFile
 
 ROLES = {
     "admin": ("admin", ["*"]),

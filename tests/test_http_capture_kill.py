@@ -24,7 +24,7 @@ from reverie.embed import spec_for
 from reverie.settings import ActorSettings, Settings
 from reverie.store import Store
 from serve.app import build_app
-from serve.keys import KeysFile
+from serve.auth.keys import KeysFile
 from serving import served_settings
 
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 import ray
 
-from serve.keys import KeysFile
+from serve.auth.keys import KeysFile
 from serving import Served, served, served_settings
 
 BURST = 5

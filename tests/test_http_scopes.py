@@ -1,6 +1,6 @@
 """A randomised search for leaks: principals × scopes × routes against a running app.
 
-The oracle below is written from DESIGN §5 alone (not from ``serve.access``): a note is visible to an
+The oracle below is written from DESIGN §5 alone (not from ``serve.auth.access``): a note is visible to an
 admin; a ``team`` note to everyone; a personal note to its own agent only; a module or project note to
 principals of its project. Retrieval adds: active, unexpired, and an agent's own personal notes only.
 Every answer of every drawn request is checked against it, both ways (no leak, nothing missing).

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from reverie.cli import app
 from reverie.errors import AuthError, ConfigError, NotFoundError
-from serve.keys import HASH_PREFIX, KeyRing, KeysFile, digest, key_id, parse_keys
+from serve.auth.keys import HASH_PREFIX, KeyRing, KeysFile, digest, key_id, parse_keys
 
 runner = CliRunner()
 

@@ -28,7 +28,7 @@ from reverie.records import Event
 from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.rows import event_from_row, rows
-from serve.access import Principal, sees_event
+from serve.auth.access import Principal, sees_event
 from serve.retrieval.ranking import bm25_index, bm25_scores
 
 _KEPT_LOGS = 64

@@ -36,7 +36,7 @@ from reverie.records import VISIBLE_BATCH_STATUSES
 from reverie.settings import RetrievalSettings
 from reverie.store import NoteFilter, Store, sql_in
 from reverie.store.rows import rows
-from serve.access import scope_project
+from serve.auth.access import scope_project
 from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 

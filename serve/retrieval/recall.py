@@ -32,7 +32,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.rows import note_from_row
 from reverie.tokens import TokenCounter
-from serve.access import Principal, is_personal, scope_project
+from serve.auth.access import Principal, is_personal, scope_project
 from serve.retrieval.block import BEGIN, END, note_line, render, turn_line
 from serve.retrieval.episodes import EpisodeFinder, Turn
 from serve.retrieval.noteindex import NoteIndex

@@ -20,7 +20,7 @@ from reverie.api import (
 )
 from reverie.errors import ForbiddenError, NotFoundError, ReverieError, ValidationError
 from reverie.records import Session
-from serve.access import (
+from serve.auth.access import (
     Principal,
     may_roll_back,
     require,

@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from reverie.api import ErrorEnvelope
 from reverie.errors import AuthError
 from reverie.records import ID_PATTERN, NAME_PATTERN, SCOPE_PATTERN
-from serve.access import Principal
+from serve.auth.access import Principal
 from serve.services import Services
 
 _bearer = HTTPBearer(auto_error=False, description="an API key from `reverie keys add`")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from reverie.api import ImportResult, PurgeRequest, PurgeResult
-from serve.access import Principal, require
+from serve.auth.access import Principal, require
 from serve.forget import purge
 from serve.routes.context import ERRORS, NAME, Caller, Deps
 from serve.transfer import export_project, import_archive, read_archive

@@ -19,7 +19,7 @@ from reverie.api import MapPoint, MemoryMap
 from reverie.errors import ValidationError
 from reverie.ports import MapPoint as MinedPoint
 from reverie.store import NoteFilter
-from serve.access import Principal, is_personal, require, require_project
+from serve.auth.access import Principal, is_personal, require, require_project
 from serve.layout import lay_out
 from serve.routes.context import ERRORS, NAME, Caller, Deps, NameQuery
 from serve.services import Services

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from reverie.api import Health, MemoryMetrics, PrincipalView
-from serve.access import ROLE_ACTIONS, require
+from serve.auth.access import ROLE_ACTIONS, require
 from serve.quality import memory_metrics
 from serve.routes.context import ERRORS, Caller, Deps, NameQuery
 

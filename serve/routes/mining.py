@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response
 
 from reverie.api import MiningRun, MiningStart
 from reverie.errors import NotFoundError, ReverieError
-from serve.access import require, require_project
+from serve.auth.access import require, require_project
 from serve.routes.context import ERRORS, Caller, Deps, IdPath
 
 router = APIRouter(prefix="/v1", responses=ERRORS, tags=["mining and graph"])

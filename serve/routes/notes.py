@@ -10,7 +10,7 @@ from reverie.api import MAX_PAGE, AuditView, EventView, NoteAction, NoteHistoryV
 from reverie.errors import ForbiddenError, NotFoundError, ValidationError
 from reverie.records import Note, NoteStatus, NoteType
 from reverie.store import NoteFilter, sql_in, sql_str
-from serve.access import Principal, may_change_note, notes_sql, require, sees_event, sees_note, visible_note
+from serve.auth.access import Principal, may_change_note, notes_sql, require, sees_event, sees_note, visible_note
 from serve.routes.context import ERRORS, ID, SCOPE, Caller, Deps, IdPath, IdQuery, NameQuery
 from serve.services import Services
 

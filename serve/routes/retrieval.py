@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from reverie.api import FeedbackRequest, FeedbackResult, Retrieval, RetrieveRequest
-from serve.access import require, require_self
+from serve.auth.access import require, require_self
 from serve.routes.context import ERRORS, Caller, Deps, IdPath
 
 router = APIRouter(prefix="/v1", responses=ERRORS, tags=["retrieval"])

@@ -10,7 +10,7 @@ from reverie.api import NoteView, ReviewDecision, ReviewItem, ReviewList
 from reverie.errors import ForbiddenError, NotFoundError
 from reverie.ports import ReviewItem as QueuedItem
 from reverie.records import Note
-from serve.access import Principal, may_change_note, require, sees_note
+from serve.auth.access import Principal, may_change_note, require, sees_note
 from serve.routes.context import ERRORS, Caller, Deps, IdPath, NameQuery
 from serve.services import Services
 

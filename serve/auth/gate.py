@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reverie.errors import PayloadTooLargeError, ValidationError
-from serve.access import Principal
+from serve.auth.access import Principal
 from serve.errors import error_response, internal_error, translate
 from serve.routes.ui import is_page_path
 from serve.services import Services

@@ -27,7 +27,7 @@ from typing import Literal
 from reverie.errors import ForbiddenError, NotFoundError
 from reverie.records import Batch, Event, Note
 from reverie.store import sql_in, sql_str
-from serve.keys import ALL_PROJECTS, Identity, RoleName
+from serve.auth.keys import ALL_PROJECTS, Identity, RoleName
 
 Action = Literal[
     "capture", "retrieve", "agent.read", "agent.consolidate", "notes.read", "notes.write",
