@@ -297,7 +297,7 @@ def reembed(
 ) -> None:
     """Rewrite every vector of a stopped store with another embedder and record it in the store."""
     from reverie.embed import make_embedder
-    from serve.reembed import reembed_store
+    from serve.governance.reembed import reembed_store
 
     settings = with_data(Settings(), data)
     embedding = settings.embedding.model_copy(update={"provider": provider})

@@ -12,7 +12,7 @@ from reverie.clock import ManualClock
 from reverie.embed import HashEmbedder
 from reverie.settings import Settings
 from reverie.store import Store
-from serve.quality import compute
+from serve.governance.quality import compute
 from serve.retrieval.retrievals import RetrievalLog
 
 

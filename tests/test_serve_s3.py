@@ -19,7 +19,7 @@ from reverie.clock import ManualClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
-from serve.transfer import export_project
+from serve.governance.transfer import export_project
 from serving import Served, free_port, seed_world, served, served_settings
 
 BUCKET = "reverie"

@@ -20,7 +20,7 @@ from reverie.embed import HashEmbedder, spec_for
 from reverie.errors import EmbedderMismatchError, ValidationError
 from reverie.settings import EmbeddingSettings
 from reverie.store import NoteFilter, Store
-from serve.transfer import export_project, import_archive, read_archive
+from serve.governance.transfer import export_project, import_archive, read_archive
 from serving import seed_world
 
 LIMIT = 64 * 1024 * 1024

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from reverie.api import Health, MemoryMetrics, PrincipalView
 from serve.auth.access import ROLE_ACTIONS, require
-from serve.quality import memory_metrics
+from serve.governance.quality import memory_metrics
 from serve.routes.context import ERRORS, Caller, Deps, NameQuery
 
 router = APIRouter(responses=ERRORS)
