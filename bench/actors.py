@@ -33,7 +33,7 @@ from pathlib import Path
 
 import ray
 
-from actors.launch import Memory, start_memory
+from actors.deploy import Memory, start_memory
 from reverie.capture import CaptureRequest, EventIn
 from reverie.clock import SystemClock
 from reverie.embed import spec_for

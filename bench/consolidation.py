@@ -30,7 +30,7 @@ from pathlib import Path
 
 import ray
 
-from actors.launch import Memory, start_memory
+from actors.deploy import Memory, start_memory
 from reverie.capture import CaptureRequest, EventIn
 from reverie.embed import MiniLMEmbedder
 from reverie.remote import DirectoryClient

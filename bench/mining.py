@@ -181,7 +181,7 @@ def stock_umap(vectors: np.ndarray, mining: Any) -> tuple[float, float]:
 def yield_latency(n: int, calib: dict[str, Any], surges: int) -> dict[str, Any]:
     import ray
 
-    from mining.load import load_signal
+    from mining.loadsignal import load_signal
     from mining.service import Mining
     from reverie.clock import ManualClock
     from reverie.embed import spec_for

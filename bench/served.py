@@ -18,7 +18,7 @@ from bench.registry import Context
 from launcher.local import local_service
 from bench.eval.served import ReverieArm
 from reverie.settings import Settings
-from serve.launch import joined_ray
+from serve.lifecycle import joined_ray
 
 #: Quotas high enough that a benchmark never waits on them.
 UNLIMITED = {"requests_per_minute": 10_000_000, "burst": 1_000_000}

@@ -113,7 +113,7 @@ def service(settings: Any) -> Iterator[tuple[str, str]]:
     import ray
     from ray import serve as ray_serve
 
-    from mining.load import load_signal
+    from mining.loadsignal import load_signal
     from mining.service import mining_service
     from serve.app import start
     from serve.auth.keys import KeysFile

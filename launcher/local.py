@@ -32,7 +32,7 @@ from reverie.errors import UnavailableError
 from reverie.settings import Settings
 from serve.app import start as start_http
 from serve.auth.keys import KeysFile, RoleName, keys_file_path
-from serve.launch import joined_ray
+from serve.lifecycle import joined_ray
 
 ADMIN = "reverie-admin"
 
@@ -40,7 +40,7 @@ ADMIN = "reverie-admin"
 def start_parts(settings: Settings, *, triggers: bool = True) -> Callable[[], None]:
     """The embedding service, the store gateway, the agents' directory and the mining service, as
     named actors; returns the function that stops them."""
-    from actors.launch import start_memory
+    from actors.deploy import start_memory
     from mining.service import mining_service
 
     memory = start_memory(settings, ticker=triggers)

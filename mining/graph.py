@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from mining.conflicts import subject_key
+from mining.disagreement import subject_key
 from reverie.ports import HotSpot
 from reverie.records import Note
 from reverie.store import Store, graph_node_id, sql_in, sql_str

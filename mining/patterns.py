@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from mining.conflicts import conflicts, subject_key
+from mining.disagreement import conflicts, subject_key
 from reverie.records import Note
 from reverie.settings import MiningSettings
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 import ray
 
 from mining.job import LoadProbe, MiningJob
-from mining.load import RemoteLoad
+from mining.loadsignal import RemoteLoad
 from mining.runs import ACTIVE_STATUSES, RunBook, RunState
 from reverie.clock import Clock
 from reverie.embed import spec_for

@@ -21,7 +21,7 @@ import ray
 from mining.fits import Fits
 from mining.graph import TeamGraph
 from mining.corpus import ELIGIBLE
-from mining.load import RemoteLoad, load_signal
+from mining.loadsignal import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
 from mining.review import ReviewQueue
 from mining.runs import ACTIVE_STATUSES, RunBook

@@ -151,7 +151,7 @@ def up(
     block until Ctrl-C, then shut everything down."""
     from launcher.local import start_parts
     from serve.app import start
-    from serve.launch import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
+    from serve.lifecycle import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
 
     settings = with_data(Settings(), data)
     settings = settings.model_copy(update={"serve": settings.serve.model_copy(update={"host": host, "port": port})})

@@ -22,7 +22,7 @@ from ray import serve as ray_serve
 from ray.serve import Application
 
 from reverie.settings import Settings
-from serve.api import create_api
+from serve.ingress import create_api
 from serve.services import Services
 
 

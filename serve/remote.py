@@ -3,7 +3,7 @@
 ``serve/`` never imports ``actors/`` or ``mining/``: it looks their actors up by name in
 ``settings.actors.namespace`` when a route first needs them. A missing actor (the service was started
 without it, or it is restarting) answers 503 with ``Retry-After``, never a hang or a 500. Errors the
-actors raise on purpose come back as our own errors (``serve.errors.unwrap``).
+actors raise on purpose come back as our own errors (``serve.statuses.unwrap``).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from reverie.store import Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 from reverie.tokens import TokenCounter
 from serve.auth.keys import KeyRing, keys_file_path
-from serve.load import LoadReporter
+from serve.loadreport import LoadReporter
 from serve.governance.quality import refresh_gauges
 from serve.auth.quotas import Quotas
 from serve.retrieval.recall import Recaller

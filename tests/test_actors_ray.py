@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import ray
 
-from actors.launch import Memory, start_memory
+from actors.deploy import Memory, start_memory
 from actors.triggers import AgentActivity, TriggerPolicy
 from reverie.capture import CaptureRequest, EventIn
 from reverie.clock import ManualClock

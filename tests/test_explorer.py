@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from browser import chromium, screenshot_path
 from explorer_data import PAYLOAD, PROJECT, Mined, mined_project
-from mining.load import load_signal
+from mining.loadsignal import load_signal
 from mining.service import mining_service
 from mining_data import LESSONS, pattern_of, team_scenario
 from reverie.cli import app as cli

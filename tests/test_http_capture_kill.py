@@ -19,7 +19,7 @@ import pytest
 import ray
 from ray import serve as ray_serve
 
-from actors.launch import Memory, start_memory
+from actors.deploy import Memory, start_memory
 from reverie.embed import spec_for
 from reverie.settings import ActorSettings, Settings
 from reverie.store import Store

@@ -17,7 +17,7 @@ from schemathesis import GenerationMode
 from reverie.clock import SystemClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.store import Store
-from serve.api import create_api
+from serve.ingress import create_api
 from serving import Served, seed_world, served, served_settings
 
 EXAMPLES = 15

@@ -18,7 +18,7 @@ from reverie.clock import SystemClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
-from serve.api import create_api
+from serve.ingress import create_api
 from serving import Served, World, seed_world, served, served_settings
 
 CANARY = "QUOKKACANARY5521"

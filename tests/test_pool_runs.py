@@ -15,7 +15,7 @@ import pytest
 import ray
 
 from mining.graph import TeamGraph
-from mining.load import load_signal
+from mining.loadsignal import load_signal
 from mining.review import ReviewQueue
 from mining.service import Mining, mining_service
 from mining_data import copy_store, mine, settings_at, team_store, unit_vectors

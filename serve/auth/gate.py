@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reverie.errors import PayloadTooLargeError, ValidationError
 from serve.auth.access import Principal
-from serve.errors import error_response, internal_error, translate
+from serve.statuses import error_response, internal_error, translate
 from serve.routes.ui import is_page_path
 from serve.services import Services
 

@@ -12,7 +12,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
-from serve import errors
+from serve import statuses
 from serve.auth.gate import Gate
 from serve.routes import agents, governance, graph, health, mining, notes, retrieval, review, ui
 from serve.services import Services
@@ -30,7 +30,7 @@ def create_api(settings: Settings, services: Services | None = None) -> FastAPI:
     )
     for module in (agents, notes, retrieval, governance, mining, graph, review, health, ui):
         app.include_router(module.router)
-    errors.install(app)
+    statuses.install(app)
     app.state.services = services
     _cors(app, settings.auth.cors_origins)
     app.add_middleware(Gate, services=lambda: _require(app))
