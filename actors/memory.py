@@ -29,7 +29,7 @@ from reverie.extract import ChatExtractor, Extractor, RuleExtractor, StructuredE
 from reverie.ports import CaptureResult, ConsolidationResult, agent_actor_name
 from reverie.privacy import Masker
 from reverie.records import Session
-from reverie.remote import RemoteEmbedder
+from reverie.remote import Actors, RemoteEmbedder
 from reverie.salience import assess
 from reverie.settings import Settings
 
@@ -43,7 +43,7 @@ class AgentMemory:
         self._settings = settings
         self._clock = clock or SystemClock()
         self._store = store or RemoteStoreClient(settings.actors)
-        self._model = model or RemoteEmbedder(spec_for(settings.embedding), settings.actors)
+        self._model = model or RemoteEmbedder(Actors.of(settings), spec_for(settings.embedding))
         self._masker = Masker(settings.privacy)
         self._capture_lock = threading.Lock()
         self._run_lock = threading.Lock()

@@ -38,7 +38,7 @@ from reverie.capture import CaptureRequest, EventIn
 from reverie.clock import SystemClock
 from reverie.embed import spec_for
 from reverie.records import Event
-from reverie.remote import DirectoryClient
+from reverie.remote import RemoteDirectory
 from reverie.settings import ActorSettings, EmbeddingSettings, Settings, StoreSettings
 from reverie.store import Store
 
@@ -80,7 +80,7 @@ def main() -> None:
         settings = Settings(store=StoreSettings(uri=f"{tmp}/store"), embedding=EmbeddingSettings(provider="minilm"),
                             actors=ActorSettings(namespace="bench-actors", max_live_per_node=args.live))
         memory = start_memory(settings, ticker=False)
-        directory = DirectoryClient(settings.actors)
+        directory = RemoteDirectory.of(settings)
         started = time.perf_counter()
         agents = register(settings, args.agents)
         registered = time.perf_counter() - started
@@ -97,7 +97,7 @@ def main() -> None:
     print(json.dumps(report, indent=1))
 
 
-def idle_memory(handles: Memory, directory: DirectoryClient, settings: Settings, agents: list[str]) -> dict[str, object]:
+def idle_memory(handles: Memory, directory: RemoteDirectory, settings: Settings, agents: list[str]) -> dict[str, object]:
     pids = {}
     for agent in agents:
         pids[agent] = ray.get(handles.directory.activate.remote(agent))

@@ -33,7 +33,7 @@ import ray
 from actors.deploy import Memory, start_memory
 from reverie.capture import CaptureRequest, EventIn
 from reverie.embed import MiniLMEmbedder
-from reverie.remote import DirectoryClient
+from reverie.remote import RemoteDirectory
 from reverie.settings import ActorSettings, EmbeddingSettings, Settings, StoreSettings
 
 SUBJECTS = ["billing report", "payments API", "auth token service", "schema migration", "login handler", "ingest job",
@@ -89,7 +89,7 @@ def bare_service(memory: Memory, texts: list[str]) -> float:
     return len(texts) / (time.perf_counter() - start)
 
 
-def consolidation(directory: DirectoryClient, requests: list[CaptureRequest]) -> tuple[float, float, dict]:
+def consolidation(directory: RemoteDirectory, requests: list[CaptureRequest]) -> tuple[float, float, dict]:
     start = time.perf_counter()
     for request in requests:
         directory.capture(request)
@@ -114,7 +114,7 @@ def main() -> None:
         settings = Settings(store=StoreSettings(uri=f"{tmp}/store"), embedding=EmbeddingSettings(provider="minilm"),
                             actors=ActorSettings(namespace="bench-consolidation"))
         memory = start_memory(settings, ticker=False)
-        directory = DirectoryClient(settings.actors)
+        directory = RemoteDirectory.of(settings)
         model = MiniLMEmbedder(settings.embedding)
         rows = []
         for repeat in range(args.repeats):

@@ -171,9 +171,11 @@ class EmbedOnly:
     """The baseline: embeds the query with the same embedding service and returns."""
 
     def __init__(self, namespace: str, timeout: float) -> None:
-        from serve.remote import Actors, RemoteEmbedder
+        from reverie.embed import spec_for
+        from reverie.remote import Actors, RemoteEmbedder
+        from reverie.settings import EmbeddingSettings
 
-        self._embedder = RemoteEmbedder(Actors(namespace, timeout))
+        self._embedder = RemoteEmbedder(Actors(namespace, timeout), spec_for(EmbeddingSettings()))
 
     @EMBED_API.post("/embed")
     def embed(self, body: EmbedBody) -> dict[str, int]:

@@ -1,37 +1,64 @@
-"""Small adapters that give the named Ray actors of ``reverie.ports`` their Protocol types.
+"""The one adapter layer over the named Ray actors of ``reverie.ports``: each Protocol, typed.
 
-Callers in other processes (the HTTP layer, mining, the agent actors, tests) use these instead of
-raw handles: they look the actor up by name in ``ActorSettings.namespace``, wait with a timeout, and
-re-raise our own errors (a :class:`~reverie.errors.ReverieError` raised inside an actor comes back
-as itself, not wrapped in Ray's task error).
+Every caller in another process (the HTTP replicas, the agent actors, the CLI, benchmarks, tests)
+reaches the directory, the embedding service and the mining service through these classes instead
+of raw handles. :class:`Actors` looks a named actor up in ``ActorSettings.namespace`` when it is
+first needed (a missing one is :class:`~reverie.errors.UnavailableError`, 503 over HTTP, never a
+hang) and forgets it when it dies; :func:`get` and :func:`wait` re-raise our own errors as
+themselves (a :class:`~reverie.errors.ReverieError` raised inside an actor, through any number of
+actor hops, comes back as itself, not wrapped in Ray's task error). :func:`unwrap` is the one place
+that takes Ray's wrapper apart.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import ray
-from ray.exceptions import RayTaskError
+from ray.actor import ActorHandle
+from ray.exceptions import ActorUnavailableError, RayActorError, RayTaskError
 
 from reverie.capture import CaptureRequest
 from reverie.embed import EmbedderSpec
-from reverie.errors import ReverieError
-from reverie.ports import DIRECTORY_ACTOR, EMBEDDER_ACTOR, AgentInfo, AgentStatus, CaptureResult, ConsolidationResult
+from reverie.errors import ReverieError, UnavailableError
+from reverie.ports import (
+    DIRECTORY_ACTOR,
+    EMBEDDER_ACTOR,
+    MINING_ACTOR,
+    AgentInfo,
+    AgentStatus,
+    CaptureResult,
+    ConsolidationResult,
+    MapPoint,
+    MiningRun,
+    ReviewItem,
+)
 from reverie.records import Session
-from reverie.settings import ActorSettings
+from reverie.settings import Settings
 
 T = TypeVar("T")
 
+_WHAT = {
+    DIRECTORY_ACTOR: "the agents' memory directory",
+    EMBEDDER_ACTOR: "the embedding service",
+    MINING_ACTOR: "the mining service",
+}
 
-def unwrap(exc: RayTaskError) -> BaseException:
-    """The ReverieError a remote call raised (through any number of actor hops), else ``exc``."""
-    cause: BaseException | None = exc
-    while isinstance(cause, RayTaskError):
-        cause = cause.cause
-    return cause if isinstance(cause, ReverieError) else exc
+
+def unwrap(error: BaseException) -> BaseException:
+    """The error an actor raised, out of any number of Ray task-error wrappers."""
+    while isinstance(error, RayTaskError) and error.cause is not None and error.cause is not error:
+        error = error.cause
+    return error
+
+
+def _ours(error: RayTaskError) -> BaseException:
+    cause = unwrap(error)
+    return cause if isinstance(cause, ReverieError) else error
 
 
 def get(ref: Any, timeout: float | None = None) -> Any:
@@ -39,7 +66,7 @@ def get(ref: Any, timeout: float | None = None) -> Any:
     try:
         return ray.get(ref, timeout=timeout)
     except RayTaskError as exc:
-        raise unwrap(exc) from None
+        raise _ours(exc) from None
 
 
 async def wait(ref: Awaitable[T]) -> T:
@@ -47,44 +74,61 @@ async def wait(ref: Awaitable[T]) -> T:
     try:
         return await ref
     except RayTaskError as exc:
-        raise unwrap(exc) from None
+        raise _ours(exc) from None
 
 
-class RemoteEmbedder:
-    """An :class:`~reverie.embed.Embedder` backed by the shared embedding service actor."""
+class Actors:
+    """Named actor handles of one namespace, looked up lazily and forgotten when they die."""
 
-    def __init__(self, spec: EmbedderSpec, actors: ActorSettings) -> None:
-        self.name = spec.name
-        self.dim = spec.dim
-        self._namespace = actors.namespace
-        self._timeout = actors.call_timeout_seconds
-        self._handle: Any = None
+    def __init__(self, namespace: str, timeout: float) -> None:
+        self._namespace = namespace
+        self.timeout = timeout
+        self._handles: dict[str, ActorHandle] = {}
+        self._lock = threading.Lock()
 
-    def _service(self) -> Any:
-        if self._handle is None:
-            self._handle = ray.get_actor(EMBEDDER_ACTOR, namespace=self._namespace)
-        return self._handle
+    @classmethod
+    def of(cls, settings: Settings) -> Actors:
+        """The actors of the settings' namespace, waited on for ``actors.call_timeout_seconds``."""
+        return cls(settings.actors.namespace, settings.actors.call_timeout_seconds)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(get(self._service().embed.remote(list(texts)), self._timeout), dtype=np.float32)
+    def handle(self, name: str) -> ActorHandle:
+        with self._lock:
+            if name not in self._handles:
+                try:
+                    self._handles[name] = ray.get_actor(name, namespace=self._namespace)
+                except ValueError as exc:
+                    raise UnavailableError(
+                        f"{_WHAT.get(name, name)} is not running; start the service with `reverie up` "
+                        "(or deploy its actors before the HTTP application)", retry_after=5,
+                    ) from exc
+            return self._handles[name]
 
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        if not texts:
-            return []
-        return list(get(self._service().count_tokens.remote(list(texts)), self._timeout))
+    def call(self, name: str, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        handle = self.handle(name)
+        try:
+            return get(getattr(handle, method).remote(*args, **kwargs), timeout=timeout or self.timeout)
+        except (RayActorError, ActorUnavailableError):
+            self.forget(name)
+            raise
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            self._handles.pop(name, None)
 
 
-class DirectoryClient:
-    """The :class:`~reverie.ports.MemoryDirectory` for synchronous callers (CLI, tests, scripts)."""
+class RemoteDirectory:
+    """The :class:`~reverie.ports.MemoryDirectory` over the named directory actor."""
 
-    def __init__(self, actors: ActorSettings) -> None:
-        self._handle = ray.get_actor(DIRECTORY_ACTOR, namespace=actors.namespace)
-        self._timeout = actors.call_timeout_seconds
+    def __init__(self, actors: Actors, consolidation_seconds: float) -> None:
+        self._actors = actors
+        self._consolidation_timeout = consolidation_seconds + actors.timeout
 
-    def _call(self, method: str, *args: Any) -> Any:
-        return get(getattr(self._handle, method).remote(*args), self._timeout)
+    @classmethod
+    def of(cls, settings: Settings) -> RemoteDirectory:
+        return cls(Actors.of(settings), settings.consolidation.max_seconds)
+
+    def _call(self, method: str, *args: Any, timeout: float | None = None) -> Any:
+        return self._actors.call(DIRECTORY_ACTOR, method, *args, timeout=timeout)
 
     def capture(self, request: CaptureRequest) -> CaptureResult:
         return self._call("capture", request)  # type: ignore[no-any-return]
@@ -93,7 +137,7 @@ class DirectoryClient:
         return self._call("end_session", agent_id, session_id)  # type: ignore[no-any-return]
 
     def consolidate(self, agent_id: str) -> ConsolidationResult:
-        return self._call("consolidate", agent_id)  # type: ignore[no-any-return]
+        return self._call("consolidate", agent_id, timeout=self._consolidation_timeout)  # type: ignore[no-any-return]
 
     def status(self, agent_id: str) -> AgentStatus:
         return self._call("status", agent_id)  # type: ignore[no-any-return]
@@ -105,29 +149,63 @@ class DirectoryClient:
         return self._call("tick")  # type: ignore[no-any-return]
 
 
-class AsyncDirectoryClient:
-    """The same calls for async callers (Ray Serve replicas): every method is awaited."""
+class RemoteEmbedder:
+    """The :class:`~reverie.ports.EmbeddingService` (and an :class:`~reverie.embed.Embedder`) over the
+    shared embedding service actor."""
 
-    def __init__(self, actors: ActorSettings) -> None:
-        self._handle = ray.get_actor(DIRECTORY_ACTOR, namespace=actors.namespace)
+    def __init__(self, actors: Actors, spec: EmbedderSpec) -> None:
+        self._actors = actors
+        self.name = spec.name
+        self.dim = spec.dim
 
-    async def capture(self, request: CaptureRequest) -> CaptureResult:
-        return await wait(self._handle.capture.remote(request))  # type: ignore[no-any-return]
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self._actors.call(EMBEDDER_ACTOR, "embed", list(texts)), dtype=np.float32)
 
-    async def end_session(self, agent_id: str, session_id: str) -> Session:
-        return await wait(self._handle.end_session.remote(agent_id, session_id))  # type: ignore[no-any-return]
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        return list(self._actors.call(EMBEDDER_ACTOR, "count_tokens", list(texts)))
 
-    async def consolidate(self, agent_id: str) -> ConsolidationResult:
-        return await wait(self._handle.consolidate.remote(agent_id))  # type: ignore[no-any-return]
 
-    async def status(self, agent_id: str) -> AgentStatus:
-        return await wait(self._handle.status.remote(agent_id))  # type: ignore[no-any-return]
+class RemoteMining:
+    """The :class:`~reverie.ports.MiningService` over the named mining actor (what the HTTP API uses)."""
 
-    async def agents(self, project: str | None = None) -> list[AgentInfo]:
-        return await wait(self._handle.agents.remote(project))  # type: ignore[no-any-return]
+    def __init__(self, actors: Actors, settings: Settings) -> None:
+        self._actors = actors
+        self._wait_timeout = settings.consolidation.max_seconds + actors.timeout
 
-    async def tick(self) -> list[str]:
-        return await wait(self._handle.tick.remote())  # type: ignore[no-any-return]
+    def _call(self, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        return self._actors.call(MINING_ACTOR, method, *args, timeout=timeout, **kwargs)
+
+    def start(self, project: str, *, wait: bool = False, principal: str = "system") -> MiningRun:
+        timeout = self._wait_timeout if wait else None
+        return self._call("start", project, wait=wait, principal=principal, timeout=timeout)  # type: ignore[no-any-return]
+
+    def run(self, run_id: str) -> MiningRun:
+        return self._call("run", run_id)  # type: ignore[no-any-return]
+
+    def review_items(self, project: str | None = None, status: str | None = "pending") -> list[ReviewItem]:
+        return self._call("review_items", project, status)  # type: ignore[no-any-return]
+
+    def review_item(self, item_id: str) -> ReviewItem:
+        return self._call("review_item", item_id)  # type: ignore[no-any-return]
+
+    def decide(self, item_id: str, decision: Literal["approve", "reject"], *, reason: str, principal: str) -> ReviewItem:
+        return self._call("decide", item_id, decision, reason=reason, principal=principal)  # type: ignore[no-any-return]
+
+    def graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> dict[str, Any]:
+        return self._call("graph", project, personal=personal, current=current)  # type: ignore[no-any-return]
+
+    def graphml(self, project: str | None = None, *, personal: bool = True) -> str:
+        return self._call("graphml", project, personal=personal)  # type: ignore[no-any-return]
+
+    def subject(self, subject: str, project: str | None = None, *, depth: int = 2, personal: bool = True) -> dict[str, Any]:
+        return self._call("subject", subject, project, depth=depth, personal=personal)  # type: ignore[no-any-return]
+
+    def map(self, project: str) -> list[MapPoint]:
+        return self._call("map", project)  # type: ignore[no-any-return]
 
 
 class ActorClock:

@@ -12,6 +12,7 @@ import threading
 from reverie.clock import Clock, SystemClock
 from reverie.embed import spec_for
 from reverie.privacy import Masker
+from reverie.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
 from reverie.settings import Settings
 from reverie.store import Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
@@ -21,7 +22,6 @@ from serve.loadreport import LoadReporter
 from serve.governance.quality import refresh_gauges
 from serve.auth.quotas import Quotas
 from serve.retrieval.recall import Recaller
-from serve.remote import Actors, RemoteDirectory, RemoteEmbedder, RemoteMining
 from serve.retrieval.retrievals import RetrievalLog
 from serve.telemetry import Telemetry
 
@@ -39,7 +39,7 @@ class Services:
         self.tokens = TokenCounter()
         actors = Actors(settings.actors.namespace, settings.serve.call_timeout_seconds)
         self.directory = RemoteDirectory(actors, settings.consolidation.max_seconds)
-        self.embedder = RemoteEmbedder(actors)
+        self.embedder = RemoteEmbedder(actors, spec_for(settings.embedding))
         self.mining = RemoteMining(actors, settings)
         self.retrievals = RetrievalLog(self.store, self.clock)
         # the graph answers as sent (JSON bytes), until a table they are read from changes

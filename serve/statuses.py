@@ -39,6 +39,7 @@ from reverie.errors import (
     ValidationError,
 )
 from reverie.records import ID_PATTERN, NAME_PATTERN, SCOPE_PATTERN
+from reverie.remote import unwrap
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +89,6 @@ def error_response(error: ReverieError) -> JSONResponse:
     if retry_after is not None or status == 503:
         headers["Retry-After"] = str(max(1, math.ceil(retry_after or 1)))
     return JSONResponse(body(error.code, error.message, error.field), status_code=status, headers=headers)
-
-
-def unwrap(error: BaseException) -> BaseException:
-    """The error an actor raised, out of Ray's task-error wrapper."""
-    while isinstance(error, ray_errors.RayTaskError) and error.cause is not None and error.cause is not error:
-        error = error.cause
-    return error
 
 
 def translate(error: BaseException) -> ReverieError | None:

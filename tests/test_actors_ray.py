@@ -28,7 +28,7 @@ from reverie.embed import spec_for
 from reverie.errors import NotFoundError, RunInProgressError
 from reverie.ports import CaptureResult, agent_actor_name
 from reverie.records import Note
-from reverie.remote import ActorClock, DirectoryClient
+from reverie.remote import ActorClock, RemoteDirectory
 from reverie.settings import ActorSettings, ConsolidationSettings, EmbeddingSettings, Settings, StoreSettings, TriggerSettings
 from reverie.store import NoteFilter, Store
 
@@ -39,7 +39,7 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 class Deployment:
     settings: Settings
     memory: Memory
-    directory: DirectoryClient
+    directory: RemoteDirectory
     clock: Any
     store: Store
 
@@ -74,7 +74,7 @@ def dep(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     )
     clock = ray.remote(ManualClock).options(namespace=settings.actors.namespace).remote(START)
     memory = start_memory(settings, ActorClock(clock))
-    yield Deployment(settings, memory, DirectoryClient(settings.actors), clock,
+    yield Deployment(settings, memory, RemoteDirectory.of(settings), clock,
                      Store.open(settings.store, spec_for(settings.embedding)))
     memory.stop()
     ray.kill(clock)
