@@ -207,11 +207,7 @@ class StoreGateway:
         pending = {a.agent_id: a.pending_sessions for a in self.activity(self._store.now()).values()}
         for summary in self._store.events.agents(project):
             if wanted is None or summary.agent_id in wanted:
-                found.append(AgentInfo(
-                    agent_id=summary.agent_id, projects=summary.projects, sessions=summary.sessions,
-                    events=summary.events, pending_sessions=pending.get(summary.agent_id, 0),
-                    last_event_at=summary.last_event_at,
-                ))
+                found.append(AgentInfo(**summary.model_dump(), pending_sessions=pending.get(summary.agent_id, 0)))
         return found
 
     def known(self, agent_id: str) -> bool:

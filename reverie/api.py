@@ -14,7 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from reverie.capture import CaptureRequest, EventIn
-from reverie.ports import AgentStatus, CaptureResult, ConsolidationResult, MiningRun
+from reverie.ports import AgentStatus, AgentSummary, CaptureResult, ConsolidationResult, MiningRun
+from reverie.ports import MapPoint as MinedPoint
+from reverie.ports import ReviewItem as QueuedItem
 from reverie.records import (
     AuditEntry,
     Batch,
@@ -33,7 +35,7 @@ from reverie.records import (
 )
 
 __all__ = [
-    "AgentInfo", "AgentList", "AgentStatus", "BatchList", "BatchView", "CaptureRequest",
+    "AgentList", "AgentStatus", "AgentSummary", "BatchList", "BatchView", "CaptureRequest",
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
     "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
     "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
@@ -109,16 +111,8 @@ class SessionEnded(Reply):
     ended: bool = True
 
 
-class AgentInfo(Reply):
-    agent_id: str
-    projects: list[str]
-    sessions: int
-    events: int
-    last_event_at: datetime | None
-
-
 class AgentList(Reply):
-    agents: list[AgentInfo]
+    agents: list[AgentSummary]
 
 
 class BatchList(Reply):
@@ -239,25 +233,10 @@ class PurgeResult(Reply):
     batch_ids: list[str]
 
 
-class ReviewItem(Reply):
-    """A pattern waiting for (or decided by) a reviewer, with the pattern itself when the caller sees it.
+class ReviewItem(QueuedItem):
+    """A pattern waiting for (or decided by) a reviewer (the mining service's queued item), with the
+    pattern itself when the caller sees it."""
 
-    ``reasons``: single_agent, team, project_constraint, conflict; ``details``: the member notes,
-    sessions, agents and conflicting pairs the pattern stands on; ``batch_id``: the decision's batch.
-    """
-
-    item_id: str
-    project: str
-    pattern_id: str
-    reasons: list[str]
-    status: Literal["pending", "approved", "rejected"]
-    details: dict[str, Any] = Field(default_factory=dict)
-    run_id: str | None = None
-    created_at: datetime | None = None
-    decided_at: datetime | None = None
-    reviewer: str | None = None
-    decision_reason: str | None = None
-    batch_id: str | None = None
     pattern: NoteView | None = None
 
 
@@ -285,18 +264,14 @@ class MiningStart(Body):
     wait: bool = False
 
 
-class MapPoint(Reply):
-    """One note on the 2-D map: its UMAP position, its cluster (-1: noise) and the pattern promoted
-    from that cluster. A note the caller may not read (a personal note, for anyone but an admin) is a
-    bare point: position, cluster, pattern and status only."""
+class MapPoint(MinedPoint):
+    """One note on the 2-D map (the mining service's point: UMAP position, cluster (-1: noise), the
+    pattern promoted from that cluster), with what the caller may read of the note. A note the caller
+    may not read (a personal note, for anyone but an admin) is a bare point: position, cluster,
+    pattern and status only."""
 
-    note_id: str | None
-    x: float
-    y: float
-    cluster: int
-    pattern_id: str | None = None
+    note_id: str | None  # type: ignore[assignment]
     status: str
-    scope: str
     type: str | None = None
     subject: str | None = None
     statement: str | None = None

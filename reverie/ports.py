@@ -78,15 +78,20 @@ class AgentStatus(Result):
     last_error: str | None = None
 
 
-class AgentInfo(Result):
-    """One registered agent (it has captured at least one session)."""
+class AgentSummary(Result):
+    """One agent as its sessions tell it (it has captured at least one session)."""
 
     agent_id: str
     projects: list[str]
     sessions: int
     events: int
-    pending_sessions: int
     last_event_at: datetime | None
+
+
+class AgentInfo(AgentSummary):
+    """One registered agent, with what the directory knows of it: sessions pending and a live actor."""
+
+    pending_sessions: int
     live: bool = False
 
 

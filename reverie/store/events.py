@@ -13,6 +13,7 @@ from datetime import datetime
 import pyarrow as pa
 
 from reverie.errors import ConflictError, EventConflictError, NotFoundError
+from reverie.ports import AgentSummary
 from reverie.records import Event, Session
 from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.ids import ordered_id
@@ -25,15 +26,6 @@ class AppendResult:
     accepted: int
     duplicates: int
     event_ids: list[str]
-
-
-@dataclass(frozen=True)
-class AgentSummary:
-    agent_id: str
-    projects: list[str]
-    sessions: int
-    events: int
-    last_event_at: datetime | None
 
 
 class EventLog:

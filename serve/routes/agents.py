@@ -7,7 +7,6 @@ import time
 from fastapi import APIRouter
 
 from reverie.api import (
-    AgentInfo,
     AgentList,
     AgentStatus,
     BatchList,
@@ -108,7 +107,7 @@ def agents(principal: Caller, deps: Deps, project: NameQuery = None) -> AgentLis
     projects = principal.project_filter(project)
     found = deps.store.events.agents(project)
     shown = [
-        AgentInfo(**a.__dict__) for a in found
+        a for a in found
         if sees_agent(principal, a.agent_id, a.projects) and (projects is None or set(a.projects) & set(projects))
     ]
     return AgentList(agents=shown)
