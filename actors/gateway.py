@@ -12,6 +12,7 @@ imports ``reverie.store`` (and with it LanceDB) only inside the gateway's own me
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from datetime import datetime
@@ -24,10 +25,12 @@ from actors.plan import Change
 from actors.triggers import AgentActivity
 from reverie.clock import Clock, SystemClock
 from reverie.embed import spec_for
-from reverie.errors import NotFoundError
+from reverie.errors import NotFoundError, ReverieError
 from reverie.ports import STORE_ACTOR, AgentInfo, CaptureResult, ConsolidationResult
 from reverie.records import Batch, Event, Note, Session
 from reverie.settings import Settings
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -46,8 +49,15 @@ class StoreGateway:
         return os.getpid()
 
     # --- capture ---------------------------------------------------------------------------------
-    def append(self, events: Sequence[Event]) -> CaptureResult:
+    def append(self, events: Sequence[Event], vectors: np.ndarray | None = None) -> CaptureResult:
+        """Commit the events, then their vectors (``vectors[i]`` is ``events[i]``'s). The events are
+        what is acknowledged: a vector write that fails is logged and left to the backfill."""
         done = self._store.events.append(events)
+        if vectors is not None:
+            try:
+                self._store.vectors.write([(e.agent_id, e.event_id) for e in events], vectors)
+            except ReverieError as exc:
+                log.warning("event vectors not written (%s); the turn cache backfills them", exc.code)
         return CaptureResult(accepted=done.accepted, duplicates=done.duplicates, event_ids=done.event_ids)
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session:

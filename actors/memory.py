@@ -66,8 +66,9 @@ class AgentMemory:
                 "send the events to their own agent", field="agent_id",
             )
         events = prepare_events(request, self._masker, self._clock, self._settings.capture)
+        vectors = self._model.embed([e.text for e in events])  # once, offline: turns are never embedded per query
         with self._capture_lock:
-            result = self._store.append(events)
+            result = self._store.append(events, vectors)
         saliences = [assess(e) for e in events]
         threshold = self._settings.capture.salience_threshold
         return result.model_copy(update={

@@ -26,7 +26,7 @@ from reverie.settings import ActorSettings
 
 
 class StoreClient(Protocol):
-    def append(self, events: Sequence[Event]) -> CaptureResult: ...
+    def append(self, events: Sequence[Event], vectors: np.ndarray | None = None) -> CaptureResult: ...
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session: ...
 
@@ -90,8 +90,8 @@ class RemoteStoreClient:
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         return get(getattr(self._handle, method).remote(*args, **kwargs), self._timeout)
 
-    def append(self, events: Sequence[Event]) -> CaptureResult:
-        return self._call("append", list(events))  # type: ignore[no-any-return]
+    def append(self, events: Sequence[Event], vectors: np.ndarray | None = None) -> CaptureResult:
+        return self._call("append", list(events), vectors)  # type: ignore[no-any-return]
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session:
         return self._call("end_session", agent_id, session_id, at)  # type: ignore[no-any-return]

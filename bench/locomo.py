@@ -10,7 +10,9 @@ conversation only. The data path is ``--locomo PATH``. Options (``--option``): `
 leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per injected item
 instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking, ``reverie_k=N`` asks Reverie
 for at most N items (default 100, the API's maximum: the budget is the limit, as for the raw arms),
-``reverie_every=N`` consolidates after every N new sessions (default ``min_new_sessions``; 0: once).
+``reverie_every=N`` consolidates after every N new sessions (default ``min_new_sessions``; 0: once),
+``conversations=dev|test|all|conv-26,conv-30`` runs only those conversations (default all; the split
+of ``shared/data/README.md``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from bench.registry import Context, Measure, Outcome, Table, register
 from bench.served import arms_wanted, describe_work, reverie_arm
 from bench.eval.arms import MemoryArm, Retrieval
 from bench.eval.evidence import RecallTable, cited_turns, score
-from bench.eval.locomo import CATEGORIES, SCORED, Locomo, Question, load_locomo
+from bench.eval.locomo import CATEGORIES, SCORED, Locomo, Question, conversations_named, load_locomo
 from bench.eval.memo import MemoEmbedder
 from bench.eval.rawlog import RawLog, RawLogArm
 
@@ -89,7 +91,8 @@ def locomo(ctx: Context) -> Outcome:
         missing = f"no LoCoMo file at {path}; pass --locomo PATH to locomo10.json"
         return Outcome(notes=[missing], problems=[] if ctx.quick else [missing])
     captions = ctx.options.get("locomo_captions", "1") != "0"
-    data = load_locomo(path, captions=captions, limit=1 if ctx.quick else None)
+    only = conversations_named(ctx.options.get("conversations", "all"))
+    data = load_locomo(path, captions=captions, limit=1 if ctx.quick else None, only=only)
     questions = list(data.questions())
     budget = ctx.settings.retrieval.token_budget
     arm_notes: list[str] = []
@@ -102,7 +105,8 @@ def locomo(ctx: Context) -> Outcome:
     return Outcome(
         measures=[Measure(f"evidence recall: {t.arm}", round(100 * t.overall, 1), "%", HYBRID,
                           round(100 * hybrid.overall, 1)) for t in tables if t.arm != HYBRID],
-        tables=[Table(f"evidence recall % ({len(questions)} questions, {len(data.conversations)} conversations, "
+        tables=[Table(f"evidence recall % ({len(questions)} questions, {len(data.conversations)} conversations: "
+                      f"{', '.join(c.sample_id for c in data.conversations)}; "
                       f"{budget}-token budget)", columns, [_row(t) for t in tables]),
                 Table("data quirks handled", ["quirk", "count"], [[k, v] for k, v in quirks.items()])],
         notes=[f"questions per category: {hybrid.counts}",

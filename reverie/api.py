@@ -37,7 +37,7 @@ from reverie.records import (
 __all__ = [
     "AgentList", "AgentStatus", "AgentSummary", "BatchList", "BatchView", "CaptureRequest",
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
-    "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "MapPoint", "MemoryMap",
+    "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "LayerUse", "MapPoint", "MemoryMap",
     "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
     "NotePatch", "NoteView", "PrincipalView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrievedTurn",
     "RetrieveRequest",
@@ -173,13 +173,14 @@ class RetrievedNote(Reply):
     note: NoteView
     score: float
     similarity: float
+    rank: int = Field(default=0, description="its place in the one fused order the block renders (1 = first)")
 
 
 class RetrievedTurn(Reply):
-    """A raw evidence turn of an earlier session of the agent (the episodic fallback): not a note.
+    """A raw turn of an earlier session of the agent (the raw log, ranked beside the notes): not a note.
 
-    It is returned only when the notes do not cover the query (their best similarity is under
-    ``retrieval.episodic_below``), within the budget the notes left; its text is masked as captured.
+    Its text is masked as captured; ``score`` is its fused score, ``rank`` its place in the one order
+    of notes and turns that the block renders (1 = first).
     """
 
     kind: Literal["raw_turn"] = "raw_turn"
@@ -191,18 +192,20 @@ class RetrievedTurn(Reply):
     role: str
     text: str
     similarity: float
+    score: float = 0.0
+    rank: int = 0
 
 
 class Retrieval(Reply):
-    """``notes`` are consolidated notes, ``episodes`` raw turns filling what notes did not cover;
-    ``context`` renders both (each item labelled) and costs ``tokens`` (never over the budget)."""
+    """``notes`` are consolidated notes, ``episodes`` raw turns, both ranked in one fused order (each
+    item's ``rank``); ``context`` renders them (notes, then turns under their session's date) and
+    costs ``tokens`` (never over the budget)."""
 
     retrieval_id: str
     notes: list[RetrievedNote]
     context: str
     tokens: int
     episodes: list[RetrievedTurn] = Field(default_factory=list)
-    covered: bool = True
 
 
 class FeedbackRequest(Body):
@@ -300,6 +303,15 @@ class MetricAlert(Reply):
     message: str
 
 
+class LayerUse(Reply):
+    """Items and tokens the answering replica's retrievals returned since it started, per layer
+    (``notes``, ``summaries``, ``turns``); Prometheus sums them over every replica."""
+
+    retrievals: int
+    items: dict[str, int]
+    tokens: dict[str, int]
+
+
 class MemoryMetrics(Reply):
     """The quality metrics of DESIGN §8 over the notes the caller may see, and the alert states."""
 
@@ -320,6 +332,7 @@ class MemoryMetrics(Reply):
     consolidation_seconds_mean: float | None
     mining_runs: int
     alerts: list[MetricAlert]
+    layers: LayerUse | None = Field(default=None, description="what this replica's retrievals returned, per layer")
 
 
 class Health(Reply):

@@ -85,6 +85,19 @@ def store_stats(data: DataOption = None) -> None:
     _print_stats(Store.open(settings.store, spec_for(settings.embedding)))
 
 
+@store_app.command("migrate")
+def store_migrate(data: DataOption = None) -> None:
+    """Bring a store written by an earlier version up to date (run it once after an upgrade; running
+    it again changes nothing): tables it lacks are created, and every event without a vector gets
+    one, embedded once with the configured embedder."""
+    from reverie.embed import make_embedder
+
+    settings = with_data(Settings(), data)
+    store = Store.open(settings.store, spec_for(settings.embedding))
+    written = store.vectors.backfill(make_embedder(settings.embedding))
+    console.print(f"migrated {store.uri}: {written} event vector{'s' if written != 1 else ''} written")
+
+
 # --- keys ----------------------------------------------------------------------------------------
 KeysFileOption = Annotated[Path | None, typer.Option("--keys-file", help="the keys file (default: REVERIE_AUTH__KEYS_FILE or <data>/keys.json)")]
 
@@ -302,7 +315,8 @@ def reembed(
     settings = with_data(Settings(), data)
     embedding = settings.embedding.model_copy(update={"provider": provider})
     result = reembed_store(settings.store, make_embedder(embedding))
-    console.print(f"re-embedded {result.notes} notes and {result.versions} versions: {result.old} -> {result.new}")
+    console.print(f"re-embedded {result.notes} notes, {result.versions} versions and {result.turns} event vectors: "
+                  f"{result.old} -> {result.new}")
 
 
 def main() -> None:

@@ -104,6 +104,16 @@ def note_versions_schema(dim: int) -> pa.Schema:
         pa.field("vector", pa.list_(pa.float32(), dim)),
     ])
 
+def event_vectors_schema(dim: int) -> pa.Schema:
+    """One vector per captured event, computed once (at capture, or by the backfill); events
+    themselves are never rewritten, so their vectors live here, keyed by agent and event."""
+    return _schema([
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("event_id", pa.string(), nullable=False),
+        pa.field("vector", pa.list_(pa.float32(), dim)),
+    ])
+
+
 BATCHES = _schema([
     pa.field("batch_id", pa.string(), nullable=False),
     pa.field("kind", pa.string(), nullable=False),

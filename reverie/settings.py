@@ -153,7 +153,7 @@ class MiningSettings(Section):
 
 
 class RetrievalSettings(Section):
-    """Scoped retrieval (DESIGN §4.6): ranking weights, the episodic fallback, the cache and feedback."""
+    """Scoped retrieval (DESIGN §4.6): ranking weights, the raw-turn layer, the cache and feedback."""
 
     k: int = 8
     token_budget: int = 600
@@ -172,12 +172,15 @@ class RetrievalSettings(Section):
     depth: int = 50
     min_similarity: float = 0.1
     relative_similarity: float = 0.5
-    # the episodic fallback: raw evidence turns when notes do not cover the query
-    episodic: bool = True
-    episodic_below: float = 0.3
-    episodic_k: int = 3
-    episodic_candidates: int = 32
-    episodic_min_similarity: float = 0.25
+    # the raw-turn layer (the floor) and the one fused order over notes and turns
+    turns: bool = True
+    turn_depth: int = 100
+    relevance_similarity: float = 0.2
+    turn_lexical_min_similarity: float = 0.1
+    weight_notes: float = 1.0
+    weight_turns: float = 1.0
+    weight_turn_lexical: float = 1.0
+    relevance_floor: float = 0.0
     # the in-memory cache of each replica and its approximate index
     refresh_seconds: float = 0.25
     reconcile_seconds: float = 30.0

@@ -5,6 +5,8 @@ them with the ``ray_`` prefix next to Ray's and Serve's own (``/metrics`` of the
 - ``reverie_events_captured_total{outcome=accepted|duplicate}`` (the capture rate);
 - ``reverie_consolidation_runs_total{outcome}`` / ``reverie_consolidation_seconds`` and
   ``reverie_mining_runs_total{outcome}`` / ``reverie_mining_seconds`` for runs asked over HTTP;
+- ``reverie_retrieved_items_total{layer}`` and ``reverie_retrieved_tokens_total{layer}`` (layer: notes,
+  summaries, turns): what the memory blocks served are made of;
 - gauges refreshed every ``serve.metrics_interval_seconds``: ``reverie_store_bytes``,
   ``reverie_table_rows{table}``, ``reverie_memory_quality{metric}`` (DESIGN §8) and
   ``reverie_memory_alert{alert}`` (1 while an alert fires).
@@ -12,10 +14,31 @@ them with the ``ray_`` prefix next to Ray's and Serve's own (``/metrics`` of the
 
 from __future__ import annotations
 
+import threading
+
 from ray.util import metrics
 
 LATENCY_BOUNDARIES = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 120.0]
 RUN_BOUNDARIES = [0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0]
+
+
+class LayerTally:
+    """What this replica's retrievals returned, per layer, since it started (``GET /v1/metrics/memory``)."""
+
+    LAYERS = ("notes", "summaries", "turns")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.retrievals = 0
+        self.items = dict.fromkeys(self.LAYERS, 0)
+        self.tokens = dict.fromkeys(self.LAYERS, 0)
+
+    def add(self, tokens: dict[str, int], items: dict[str, int]) -> None:
+        with self._lock:
+            self.retrievals += 1
+            for layer in self.LAYERS:
+                self.items[layer] += items.get(layer, 0)
+                self.tokens[layer] += tokens.get(layer, 0)
 
 
 class Telemetry:
@@ -43,6 +66,13 @@ class Telemetry:
         self.mining_seconds = metrics.Histogram(
             "reverie_mining_seconds", "duration of mining runs waited for over HTTP", boundaries=RUN_BOUNDARIES,
         )
+        self.retrieved_items = metrics.Counter(
+            "reverie_retrieved_items_total", "items returned by retrieval, by layer", tag_keys=("layer",),
+        )
+        self.retrieved_tokens = metrics.Counter(
+            "reverie_retrieved_tokens_total", "tokens of the items returned by retrieval, by layer", tag_keys=("layer",),
+        )
+        self.layers = LayerTally()
         self.store_bytes = metrics.Gauge("reverie_store_bytes", "bytes of the store's tables")
         self.table_rows = metrics.Gauge("reverie_table_rows", "rows of each store table", tag_keys=("table",))
         self.quality = metrics.Gauge("reverie_memory_quality", "memory quality metrics of DESIGN section 8", tag_keys=("metric",))
@@ -57,6 +87,13 @@ class Telemetry:
             self.captured.inc(float(accepted), tags={"outcome": "accepted"})
         if duplicates:
             self.captured.inc(float(duplicates), tags={"outcome": "duplicate"})
+
+    def retrieved(self, tokens: dict[str, int], items: dict[str, int]) -> None:
+        self.layers.add(tokens, items)
+        for layer, n in items.items():
+            if n:
+                self.retrieved_items.inc(float(n), tags={"layer": layer})
+                self.retrieved_tokens.inc(float(tokens.get(layer, 0)), tags={"layer": layer})
 
     def consolidation(self, outcome: str, seconds: float) -> None:
         self.consolidations.inc(1.0, tags={"outcome": outcome})

@@ -101,6 +101,7 @@ def test_five_paraphrases_over_five_sessions_become_one_note_with_all_the_eviden
     assert sorted(note.evidence) == [f"para-s{i}-0" for i in range(5)]
     assert note.confidence == pytest.approx(1.0)
     assert [a.action for a in dep.store.notes.history(note.note_id).audit] == ["add", "merge"]
+    assert sorted(dep.store.vectors.of_agent("para")) == [f"para-s{i}-0" for i in range(5)]  # embedded at capture
 
 
 def test_agent_actors_hold_neither_torch_nor_the_store(dep: Deployment) -> None:

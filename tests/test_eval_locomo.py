@@ -14,8 +14,11 @@ from reverie.embed import HashEmbedder
 from reverie.errors import ValidationError
 from bench.eval.arms import Retrieval, Retrieved
 from bench.eval.evidence import cited_turns, evidence_recall, score
-from bench.eval.locomo import load_locomo
+from bench.eval.locomo import SPLITS, conversations_named, load_locomo
 from bench.eval.rawlog import RawLog, RawLogArm
+from bench.eval.served import credited
+from reverie.api import NoteView, RetrievedNote, RetrievedTurn
+from reverie.api import Retrieval as Served
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
 
@@ -103,3 +106,41 @@ def test_raw_baselines_find_the_turn_that_says_it(sample: Path, settings: Settin
         assert answers[3].items and {i.evidence for i in answers[3].items} <= {("D1:1",), ("D1:2",)}  # conv-2 only
     lexical = RawLogArm(log, "lexical")
     assert cited_turns(lexical.retrieve("conv-1", "Where is Ben's rowing race?", "conv-1", 600))[0] == "D2:1"
+
+
+def _served(notes: list[tuple[str, list[str], int]], turns: list[tuple[str, int]]) -> Served:
+    at = datetime(2023, 5, 8, tzinfo=UTC)
+    return Served(retrieval_id="r1", context="", tokens=0, notes=[
+        RetrievedNote(note=NoteView(note_id=i, type="lesson", subject="s", statement=f"note {i}", scope="personal:a",
+                                    status="active", confidence=0.5, evidence=ev, source_sessions=[], source_agents=[],
+                                    created_at=at, updated_at=at), score=0.1, similarity=0.5, rank=rank)
+        for i, ev, rank in notes
+    ], episodes=[
+        RetrievedTurn(event_id=e, agent_id="a", session_id="s", project="p", ts=at, role="user", text=f"turn {e}",
+                      similarity=0.4, rank=rank)
+        for e, rank in turns
+    ])
+
+
+def test_the_reverie_arm_credits_raw_turns_in_the_fused_order(sample: Path) -> None:
+    counter = TokenCounter()
+    only_a_turn = credited(_served([("n1", ["D9:9"], 1)], [("D1:1", 2)]), counter)
+    assert [i.kind for i in only_a_turn.items] == ["note", "turn"]
+    assert [i.evidence for i in only_a_turn.items] == [("D9:9",), ("D1:1",)]
+    assert only_a_turn.items[1].tokens == counter.count("turn D1:1") + 2
+    questions = [q for q in load_locomo(sample).questions() if q.evidence == ("D1:1",)]
+    assert score("reverie", questions, [only_a_turn] * len(questions)).overall == 1.0
+    turn_first = credited(_served([("n1", ["D9:9"], 2)], [("D1:1", 1)]), counter)
+    assert [i.note_id for i in turn_first.items] == ["D1:1", "n1"]
+    assert score("reverie", questions, [turn_first] * len(questions), caps=[1] * len(questions)).overall == 1.0
+    assert score("reverie", questions, [only_a_turn] * len(questions), caps=[1] * len(questions)).overall == 0.0
+
+
+def test_conversations_are_chosen_by_name_or_split(sample: Path) -> None:
+    assert conversations_named("all") is None and conversations_named("") is None
+    assert conversations_named("dev") == SPLITS["dev"]
+    assert conversations_named("conv-44, dev") == ("conv-44", *SPLITS["dev"])
+    first = load_locomo(sample).conversations[0].sample_id
+    assert [c.sample_id for c in load_locomo(sample, only=(first,)).conversations] == [first]
+    with pytest.raises(ValidationError, match="no conversation"):
+        load_locomo(sample, only=("conv-nope",))

@@ -285,7 +285,7 @@ def test_retrieval_is_scoped_and_feedback_feeds_the_hit_rate(app: Served, world:
         body = found.json()
         ids = [hit["note"]["note_id"] for hit in body["notes"]]
         assert ids and set(ids) <= {"n-tester-personal", "n-atlas-module", "n-atlas-project", "n-team"}
-        assert body["context"].startswith("<<<REVERIE MEMORY") and body["tokens"] <= 600
+        assert body["context"].startswith("<memory: not instructions>") and body["tokens"] <= 600
         baseline = tester.post("/v1/retrieve", json={"agent_id": "tester-1", "query": "deploys", "memory": False}).json()
         assert baseline["notes"] == [] and baseline["context"] == ""
         rid = body["retrieval_id"]

@@ -86,9 +86,33 @@ class Locomo:
             yield from (q for q in conversation.questions if q.category in categories and q.evidence)
 
 
-def load_locomo(path: Path | str, *, captions: bool = True, limit: int | None = None) -> Locomo:
-    """Read ``locomo10.json`` (or a file of the same shape); ``limit`` keeps the first conversations."""
+#: The split of ``shared/data/README.md``: tune on dev, report test once with parameters fixed before.
+SPLITS: dict[str, tuple[str, ...]] = {
+    "dev": ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43"),
+    "test": ("conv-44", "conv-47", "conv-48", "conv-49", "conv-50"),
+}
+
+
+def conversations_named(spec: str) -> tuple[str, ...] | None:
+    """``dev``, ``test``, ``all`` or comma-separated sample ids (``conv-26,conv-30``); None for all."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names or names == ["all"]:
+        return None
+    picked = [c for n in names for c in SPLITS.get(n, (n,))]
+    return tuple(dict.fromkeys(picked))
+
+
+def load_locomo(path: Path | str, *, captions: bool = True, limit: int | None = None,
+                only: tuple[str, ...] | None = None) -> Locomo:
+    """Read ``locomo10.json`` (or a file of the same shape); ``only`` keeps the named conversations
+    (in file order), ``limit`` the first of what is kept."""
     raw = _read(Path(path))
+    if only is not None:
+        unknown = set(only) - {str(s.get("sample_id")) for s in raw}
+        if unknown:
+            raise ValidationError(f"no conversation {sorted(unknown)} in {str(path)!r}; name sample ids such as "
+                                  "conv-26, or a split: dev, test, all", field="conversations")
+        raw = [s for s in raw if str(s.get("sample_id")) in only]
     quirks = Quirks()
     conversations = tuple(_conversation(sample, captions, quirks) for sample in raw[:limit])
     return Locomo(conversations, quirks)

@@ -15,10 +15,11 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
   (``POST /v1/mining/runs`` with ``wait``) with the admin key. Nothing is approved: patterns and
   rules waiting for a reviewer stay ``candidate`` and are never retrieved;
 - ``retrieve`` asks ``POST /v1/retrieve`` as the agent, with ``k`` and the token budget, and turns
-  every returned item (notes, and episodic items where the service adds them) into a
-  :class:`~bench.eval.arms.Retrieved` carrying its evidence event ids, charged like every arm
-  (its text's tokens + ``item_overhead``); the service's own count of the rendered memory block is
-  kept in ``context_tokens``;
+  every returned item — notes and raw turns (``episodes``), in the one order the service ranked them
+  (each item's ``rank``) — into a :class:`~bench.eval.arms.Retrieved` carrying its evidence event ids
+  (a raw turn's is its own event id), charged like every arm (its text's tokens +
+  ``item_overhead``); the service's own count of the rendered memory block is kept in
+  ``context_tokens``;
 - ``notes`` lists every note in any status through ``GET /v1/notes`` with the admin key.
 """
 
@@ -31,22 +32,16 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
-from reverie.api import ConsolidationResult, MiningRun, RetrievedNote
+from reverie.api import ConsolidationResult, MiningRun, Retrieval as Served, RetrievedNote, RetrievedTurn
 from reverie.capture import CaptureRequest
 from reverie.client import Client, wait_until_accepted
 from reverie.errors import ReverieError, RunInProgressError
-from bench.eval.arms import ItemKind, Retrieval, Retrieved, StoredNote
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from reverie.ports import RunningService
 from reverie.tokens import TokenCounter
 
 T = TypeVar("T")
 PAGE = 1000
-#: What the service may call an injected item, and the arm's name for it.
-ITEM_KINDS: dict[str, ItemKind] = {
-    "note": "note", "turn": "turn", "event": "turn", "evidence": "turn", "summary": "summary", "session": "summary",
-}
-
-
 class ArmError(ReverieError):
     """The service did not do what the arm asked (a mining run that did not commit, a key refused)."""
 
@@ -125,7 +120,7 @@ class ReverieArm:
             self._mint([agent_id])
         found = self._agents[agent_id].retrieve(agent_id, query, project=project, k=self._k, token_budget=token_budget)
         self.context_tokens.append(found.tokens)
-        return Retrieval(tuple(self._item(hit) for hit in found.notes))
+        return credited(found, self._counter, self._overhead)
 
     def notes(self) -> list[StoredNote]:
         return [StoredNote(n.note_id, n.type, n.scope, n.status, n.statement, tuple(n.evidence))
@@ -177,11 +172,27 @@ class ReverieArm:
                     raise
                 time.sleep(1.0)
 
-    # --- what came back ------------------------------------------------------------------------------
-    def _item(self, hit: RetrievedNote) -> Retrieved:
-        note = hit.note
-        return Retrieved(note.note_id, note.statement, tuple(note.evidence), note.scope, note.type,
-                         self._counter.count(note.statement) + self._overhead, _kind(hit))
+
+
+def credited(found: Served, counter: TokenCounter, overhead: int = 2) -> Retrieval:
+    """Every item the service returned — notes and raw turns — in its fused order (``rank``; the
+    block's order, notes first, where the service gives none), each charged its own text + ``overhead``."""
+    hits: list[RetrievedNote | RetrievedTurn] = [*found.notes, *found.episodes]
+    if all(hit.rank for hit in hits):
+        hits.sort(key=lambda hit: hit.rank)
+    return Retrieval(tuple(_note(hit, counter, overhead) if isinstance(hit, RetrievedNote) else _turn(hit, counter, overhead)
+                           for hit in hits))
+
+
+def _note(hit: RetrievedNote, counter: TokenCounter, overhead: int) -> Retrieved:
+    note = hit.note
+    return Retrieved(note.note_id, note.statement, tuple(note.evidence), note.scope, note.type,
+                     counter.count(note.statement) + overhead, "note")
+
+
+def _turn(hit: RetrievedTurn, counter: TokenCounter, overhead: int) -> Retrieved:
+    return Retrieved(hit.event_id, hit.text, (hit.event_id,), f"personal:{hit.agent_id}", "raw_turn",
+                     counter.count(hit.text) + overhead, "turn")
 
 
 class _Turns:
@@ -207,7 +218,3 @@ class _Turns:
                 self._next += 1
                 self._ready.notify_all()
 
-
-def _kind(hit: RetrievedNote) -> ItemKind:
-    """``note`` unless the service labels the item as an episodic one (a raw turn, a session summary)."""
-    return ITEM_KINDS.get(str(getattr(hit, "kind", "note")), "note")

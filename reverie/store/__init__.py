@@ -1,9 +1,9 @@
 """The LanceDB store: events, sessions, notes written only as batches, audit, graph tables.
 
 ``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
-store built with another embedder. Parts: ``events`` (capture), ``notes`` (reads), ``batches``
-(the only way notes change), ``maintenance`` (compaction, sizes, purge), and the keyed rows written
-under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue).
+store built with another embedder. Parts: ``events`` (capture), ``vectors`` (one vector per
+event, computed once), ``notes`` (reads), ``batches`` (the only way notes change), ``maintenance``
+(compaction, sizes, purge), and the keyed rows written under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from reverie.store.ledger import Ledger, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
 from reverie.store.notes import NoteFilter, NoteHistory, NotePage, NoteReader
 from reverie.store.tables import Tables, sql_in, sql_str
+from reverie.store.vectors import EventVectors
 
 _EDIT_ATTEMPTS = 5
 
@@ -39,6 +40,7 @@ class Store:
         self.tables = Tables(settings, spec)
         self.events = EventLog(self.tables)
         self.notes = NoteReader(self.tables)
+        self.vectors = EventVectors(self.tables)
         self.batches = BatchWriter(self.tables, self.notes, self.events, self.clock)
         self.maintenance = Maintenance(self.tables, self.batches, self.clock)
         self.graph_nodes = Ledger(self.tables, "graph_nodes", ("project", "node_id"))

@@ -157,6 +157,7 @@ class Maintenance:
             where = f"agent_id = {sql_str(agent)} AND {sql_in('event_id', ids)}"
             touched.update(r["session_id"] for r in rows(self._t.read("events", where, ["session_id"])))
             self._t.write("events", lambda t, where=where: t.delete(where))
+            self._t.write("event_vectors", lambda t, where=where: t.delete(where))
         emptied = [s for s in touched if self._t["events"].count_rows(f"session_id = {sql_str(s)}") == 0]
         if emptied:
             self._t.write("sessions", lambda t: t.delete(sql_in("session_id", emptied)))

@@ -20,6 +20,7 @@ from reverie.schemas import (
     EMBEDDER_DIM_KEY,
     EMBEDDER_NAME_KEY,
     FIXED_TABLES,
+    event_vectors_schema,
     note_versions_schema,
     notes_schema,
 )
@@ -56,6 +57,7 @@ class Tables:
             **FIXED_TABLES,
             "notes": notes_schema(spec.name, spec.dim),
             "note_versions": note_versions_schema(spec.dim),
+            "event_vectors": event_vectors_schema(spec.dim),
         }
         self._handles: dict[str, Table] = {}
         self.writes_since_compaction: dict[str, int] = {}

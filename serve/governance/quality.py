@@ -14,7 +14,9 @@ Over the notes of the given projects (all when ``None``):
 - ``top5_hit_rate``: over retrievals given feedback in the window, the share of the (up to 5) first
   returned notes marked used; the ``baseline`` is the same rate over feedback before the window;
 - ``store_fill``: the fullest agent's kept notes / ``consolidation.max_notes_per_agent``;
-- consolidation runs and their mean duration, mining runs, new notes in the window, store bytes.
+- consolidation runs and their mean duration, mining runs, new notes in the window, store bytes;
+- ``layers``: the items and tokens this replica's retrievals returned per layer (notes, summaries,
+  turns) since it started, so an operator sees what memory is made of.
 
 Alerts (``alerts.*``): store fill, new notes per week, redundant share, a top-5 hit-rate drop against
 the baseline, conflict rate (a human spot-check is due).
@@ -30,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from reverie.api import MemoryMetrics, MetricAlert
+from reverie.api import LayerUse, MemoryMetrics, MetricAlert
 from reverie.records import Batch
 from reverie.settings import Settings
 from reverie.store import NoteFilter, Store, sql_in
@@ -43,7 +45,9 @@ KEPT = ("active", "candidate", "quarantined")
 
 
 def memory_metrics(services: Services, projects: Sequence[str] | None) -> MemoryMetrics:
-    return compute(services.store, services.settings, projects)
+    layers = services.telemetry.layers
+    use = LayerUse(retrievals=layers.retrievals, items=dict(layers.items), tokens=dict(layers.tokens))
+    return compute(services.store, services.settings, projects).model_copy(update={"layers": use})
 
 
 def compute(store: Store, settings: Settings, projects: Sequence[str] | None) -> MemoryMetrics:

@@ -2,10 +2,11 @@
 
 Run it on a stopped service (nothing may write meanwhile). It first settles half-done batches with
 the store's current embedder, then rewrites ``note_versions`` (vectors from each snapshot's
-statement) and last ``notes``, each table as one overwrite whose schema carries the new embedder's
+statement), empties ``event_vectors`` (of the old dimension) and last rewrites ``notes``, each table as one overwrite whose schema carries the new embedder's
 dimension — ``notes`` also its name, which is what the store checks on open, so the store switches
-embedder only when every vector is new. Old table versions are dropped. If it is interrupted, run it
-again: it recomputes everything from the statements.
+embedder only when every vector is new; then every event gets its vector again from its text. Old
+table versions are dropped. If it is interrupted, run it again: it recomputes everything from the
+statements and the events.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pyarrow as pa
 from reverie.embed import Embedder, EmbedderSpec
 from reverie.errors import ConflictError
 from reverie.records import Note
-from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, note_versions_schema, notes_schema
+from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, event_vectors_schema, note_versions_schema, notes_schema
 from reverie.settings import StoreSettings
 from reverie.store import Store
 
@@ -31,6 +32,7 @@ CHUNK = 512
 class Reembedded:
     notes: int
     versions: int
+    turns: int
     old: str
     new: str
 
@@ -53,8 +55,10 @@ def reembed_store(settings: StoreSettings, embedder: Embedder) -> Reembedded:
             f"{len(running)} batch(es) are still running; stop the service (and its agents) before re-embedding"
         )
     versions = _rewrite(store, "note_versions", note_versions_schema(embedder.dim), embedder, _snapshot_texts)
+    store.tables.db.create_table("event_vectors", schema=event_vectors_schema(embedder.dim), mode="overwrite")
     notes = _rewrite(store, "notes", notes_schema(embedder.name, embedder.dim), embedder, lambda t: t["statement"].to_pylist())
-    return Reembedded(notes, versions, f"{old.name} ({old.dim})", f"{embedder.name} ({embedder.dim})")
+    turns = Store.open(settings, EmbedderSpec(embedder.name, embedder.dim)).vectors.backfill(embedder)
+    return Reembedded(notes, versions, turns, f"{old.name} ({old.dim})", f"{embedder.name} ({embedder.dim})")
 
 
 def _snapshot_texts(table: pa.Table) -> list[str]:

@@ -10,8 +10,9 @@ from the store, never from in-process events only (several replicas may serve on
   returned within about ``refresh_seconds`` plus one read.
 - Reconcile (every ``retrieval.reconcile_seconds``): the ids and versions of every visible active note
   are compared with the cache, which catches what no batch announces (a purge deletes rows directly).
-- Retired evidence: the evidence event ids of deleted and superseded notes, kept current by the same
-  reads, so the episodic fallback never brings a retired note back as its own raw turns.
+- Withheld evidence: the evidence event ids of deleted, superseded and quarantined notes and of the
+  claims that lost to a verified note (active open questions), kept current by the same reads, so
+  the raw-turn layer never brings such a note back as its own raw turns.
 - Full text: one BM25 index (``bm25s``) over the cached statements, rebuilt in the background at most
   every ``retrieval.lexical_refresh_seconds`` when statements were added or changed (retired notes
   are dropped from its answers at once; a note added since the last build is found by meaning only
@@ -43,7 +44,7 @@ from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 log = logging.getLogger(__name__)
 WINDOW = timedelta(minutes=10)
 _COMPACT_AT = 1024
-RETIRED = ("deleted", "superseded")
+RETIRED = ("deleted", "superseded", "quarantined")
 
 
 def block_key(scope: str, project: str | None) -> BlockKey:
@@ -103,9 +104,9 @@ class NoteIndex:
     def __len__(self) -> int:
         return len(self._where)
 
-    def retired_evidence(self, event_id: str) -> bool:
-        """Whether the event is evidence of a deleted or superseded note (its raw turn stays out)."""
-        return self._retired_events.get(event_id, 0) > 0
+    def withheld_events(self) -> list[str]:
+        """Events whose raw turns stay out: the evidence of retired notes and of losing claims."""
+        return list(self._retired_events)
 
     # --- loading and refreshing ----------------------------------------------------------------
     def load(self) -> None:
@@ -115,7 +116,7 @@ class NoteIndex:
             self._remember(self._committed_since(None))
             frame = self._store.notes.frame(NoteFilter(statuses=["active"]))
             self._apply(frame, replace_all=True)
-            retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=["status", "evidence"])
+            retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=["status", "type", "evidence"])
             for row in rows(retired):
                 self._track(row["note_id"], row)
         self._rebuild_lexical()
@@ -177,9 +178,8 @@ class NoteIndex:
         for i, row in enumerate(rows(chunk.select(_LIGHT))):
             seen.add(row["note_id"])
             self._put(row, np.asarray(vectors[i], dtype=np.float32), chunk, i)
-        if not replace_all:
-            for row in rows(chunk.select(["note_id", "status", "evidence", "tombstone"])):
-                self._track(row["note_id"], row)
+        for row in rows(chunk.select(["note_id", "status", "type", "evidence", "tombstone"])):
+            self._track(row["note_id"], row)
         gone = set(self._where) if replace_all else set(touched)
         for note_id in gone - seen:
             self._drop(note_id)
@@ -210,7 +210,7 @@ class NoteIndex:
             left = self._retired_events.pop(event_id, 1) - 1
             if left > 0:
                 self._retired_events[event_id] = left
-        if row is None or row["status"] not in RETIRED or row.get("tombstone"):
+        if row is None or row.get("tombstone") or not _withholds(row):
             return
         evidence = tuple(row["evidence"] or ())
         self._retired[note_id] = evidence
@@ -275,6 +275,11 @@ class NoteIndex:
 
     def close(self) -> None:
         self._builder.shutdown(wait=False, cancel_futures=True)
+
+
+def _withholds(row: dict) -> bool:
+    """Whether a note's evidence stays out of the raw-turn layer: it is retired, or a losing claim."""
+    return row["status"] in RETIRED or (row["status"] == "active" and row.get("type") == "open_question")
 
 
 def _consistent(row: dict) -> bool:

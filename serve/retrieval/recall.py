@@ -1,25 +1,33 @@
-"""Scoped retrieval (DESIGN §4.6): filter first, fan out over the scopes, rank, fuse with full text,
-fall back to raw turns where notes do not cover the query, fit k and the token budget, render.
+"""Scoped retrieval (DESIGN §4.6): filter first, rank notes and raw turns, fuse them into one order,
+fill the token budget while items stay relevant, render.
 
 1. Filter: only the cached blocks the caller may see acting as ``request.agent_id`` (its personal
    scope, the module and project scopes of its projects, ``team``), narrowed by ``scopes`` and
    ``project``; the cache holds only active, committed notes, and expired ones are skipped per row.
-2. Fan out personal → module → project → team, each block searched with its scope's weight, and
-   rank (:mod:`serve.retrieval.ranking`); BM25 over the same visible notes; reciprocal-rank fusion.
-3. Episodic fallback (:mod:`serve.retrieval.episodes`) when the best note's similarity is under
-   ``retrieval.episodic_below`` (the notes do not cover the query) and the request's ``scopes``, if
-   any, hold the agent's personal scope (raw turns are as private as its personal notes).
-4. Fit: notes in rank order up to ``k``, then turns up to ``episodic_k``, each only if the whole block
-   still fits the budget; ``tokens`` is the rendered block's count with the bundled tokenizer, never
-   over the budget. Rendering: :mod:`serve.retrieval.block`.
+2. Notes: fan out personal → module → project → team, each block searched with its scope's weight,
+   ranked (:mod:`serve.retrieval.ranking`), BM25 over the same visible notes, reciprocal-rank fusion.
+3. Raw turns, the floor (:mod:`serve.retrieval.turnindex`): where the request's ``scopes``, if any,
+   hold the agent's personal scope (raw turns are as private as its personal notes), the agent's own
+   turns of the asked project, ranked dense (vectors computed offline) and by BM25, never the evidence
+   of a retired note or of a claim that lost to a verified one.
+   A dense turn needs ``relevance_similarity`` to the query, a full-text turn
+   ``turn_lexical_min_similarity`` (full text finds names and dates that meaning misses); notes
+   come only when the best of them reaches ``relevance_similarity`` (the others then need
+   ``min_similarity`` and ``relative_similarity``, as ranked in step 2).
+4. One order: each item's fused score is its reciprocal-rank score in its own layer's lists, weighted
+   by ``weight_notes`` or ``weight_turns`` (turn lists: dense 1, full text ``weight_turn_lexical``).
+5. Fit: items in that order while their fused score clears ``relevance_floor``, at most ``k`` notes,
+   each only if the block still fits the budget; a turn a chosen note cites is left out (the note
+   stands for it). ``tokens`` is the rendered block's count with the bundled tokenizer, never over
+   the budget; every item carries its ``rank`` in the order. Rendering: :mod:`serve.retrieval.block`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,16 +41,17 @@ from reverie.store import Store
 from reverie.store.rows import note_from_row
 from reverie.tokens import TokenCounter
 from serve.auth.access import Principal, is_personal, scope_project
-from serve.retrieval.block import BEGIN, END, note_line, render, turn_line
-from serve.retrieval.episodes import EpisodeFinder, Turn
+from serve.retrieval.block import BEGIN, END, Entry, day_line, item_line, note_entry, render
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
 from serve.retrieval.scopeblock import Candidate, Hits, ScopeBlock
 from serve.retrieval.tally import Tally
+from serve.retrieval.turnindex import Turn, TurnHits, TurnIndex
 
 log = logging.getLogger(__name__)
 _ORDER = {"personal": 0, "module": 1, "project": 2, "team": 3}
 _LOAD_WAIT_SECONDS = 60.0
+_COUNT_CHUNK = 48  # items whose lines are built and counted at a time
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,30 @@ class Recalled:
     turns: list[RetrievedTurn] = field(default_factory=list)
     context: str = ""
     tokens: int = 0
-    covered: bool = True
+    layer_tokens: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One item of the fused order: a note candidate or a raw turn, with its fused score."""
+
+    score: float
+    candidate: Candidate | None = None
+    turn: Turn | None = None
+
+    @property
+    def key(self) -> str:
+        return self.candidate.cached.note_id if self.candidate is not None else self.turn.event.event_id  # type: ignore[union-attr]
+
+
+@dataclass
+class _Chosen:
+    """What the fit has taken so far: lines and their costs, by item key."""
+
+    entries: dict[str, tuple[Entry, int, RetrievedNote | RetrievedTurn]] = field(default_factory=dict)
+    days: dict[str, int] = field(default_factory=dict)  # turns chosen per day
+    cited: set[str] = field(default_factory=set)
+    used: int = 0
 
 
 def sees_scope(principal: Principal, agent_id: str, scope: str) -> bool:
@@ -109,10 +141,11 @@ class Recaller:
         self._embedder = embedder
         self._tokens = tokens
         self.index = NoteIndex(store, settings)
-        self.episodes = EpisodeFinder(store, embedder, settings, self.index.retired_evidence)
+        self.turns = TurnIndex(store, embedder, settings, store.tables.spec.dim)
         self.tally = Tally(store, settings)
         self._store = store
         self._frame = tokens.count(BEGIN) + tokens.count(END)
+        self._day_cost = tokens.count(day_line("2000-01-01"))
         self._worker = RecallWorker(self)
 
     def recall(self, principal: Principal, request: RetrieveRequest) -> Recalled:
@@ -123,17 +156,25 @@ class Recaller:
         vector = np.asarray(self._embedder.embed([request.query])[0], dtype=np.float32)
         if not self.index.ready.wait(_LOAD_WAIT_SECONDS):
             raise UnavailableError("the retrieval cache is still loading the notes; retry shortly", retry_after=5)
-        ranked = self.rank(principal, request, vector)
-        covered = bool(ranked) and max(c.similarity for c in ranked) >= self._settings.episodic_below
-        turns: list[Turn] = []
-        if not covered and self._settings.episodic and turns_wanted(request):
-            turns = self.episodes.find(principal, request.agent_id, request.project, request.query, vector)
-        found = self.fit(ranked, turns, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
+        notes = self.rank(principal, request, vector)
+        turns = self._turn_hits(request, vector)
+        order = self.order(notes, turns)
+        found = self.fit(order, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)
-        return Recalled(found.notes, found.turns, found.context, found.tokens, covered)
+        return found
+
+    def _turn_hits(self, request: RetrieveRequest, vector: np.ndarray) -> TurnHits:
+        s = self._settings
+        if not s.turns or not turns_wanted(request):
+            return TurnHits([], [])
+        hits = self.turns.search(request.agent_id, request.project, vector, request.query,
+                                 self.index.withheld_events(), s.turn_depth)
+        return TurnHits([t for t in hits.dense if t.similarity >= s.relevance_similarity],
+                        [t for t in hits.lexical if t.similarity >= s.turn_lexical_min_similarity])
 
     # --- ranking -----------------------------------------------------------------------------
-    def rank(self, principal: Principal, request: RetrieveRequest, vector: np.ndarray) -> list[Candidate]:
+    def rank(self, principal: Principal, request: RetrieveRequest, vector: np.ndarray) -> list[tuple[Candidate, float]]:
+        """The visible notes, best first, with their reciprocal-rank fused scores."""
         s = self._settings
         now = time.time()
         blocks = sorted((b for b in list(self.index.blocks.values()) if wanted(principal, request, b)),
@@ -146,7 +187,22 @@ class Recaller:
             lexical = [i for i in lexical if found[i].similarity >= floor]
             dense = [c for c in dense if c.similarity >= floor]
         fused = fuse([c.cached.note_id for c in dense], lexical, s)
-        return [found[note_id] for note_id, _ in fused]
+        return [(found[note_id], score) for note_id, score in fused]
+
+    def order(self, notes: list[tuple[Candidate, float]], turns: TurnHits) -> list[Ranked]:
+        """One order over notes and turns: each layer's reciprocal-rank scores, weighted by layer."""
+        s = self._settings
+        relevant = bool(notes) and max(c.similarity for c, _ in notes) >= s.relevance_similarity
+        items = [Ranked(s.weight_notes * score, candidate=c) for c, score in notes] if relevant else []
+        scores: dict[str, float] = {}
+        by_id: dict[str, Turn] = {}
+        for weight, ranking in ((1.0, turns.dense), (s.weight_turn_lexical, turns.lexical)):
+            for rank, turn in enumerate(ranking, start=1):
+                event_id = turn.event.event_id
+                scores[event_id] = scores.get(event_id, 0.0) + s.weight_turns * weight / (s.rrf_k + rank)
+                by_id.setdefault(event_id, turn)
+        items += [Ranked(score, turn=by_id[event_id]) for event_id, score in scores.items()]
+        return sorted(items, key=lambda r: -r.score)
 
     def _lexical(self, query: str, blocks: list[ScopeBlock], vector: np.ndarray, now: float,
                  found: dict[str, Candidate]) -> list[str]:
@@ -173,45 +229,87 @@ class Recaller:
         return ranked
 
     # --- fitting the budget ------------------------------------------------------------------
-    def fit(self, ranked: list[Candidate], turns: list[Turn], k: int, budget: int) -> Recalled:
-        """Notes in rank order up to ``k``, then turns, each only if the block still fits the budget
-        (a note that does not fit is skipped; at most ``4 k`` are looked at)."""
-        used = self._frame
-        items: list[tuple[str, RetrievedNote | RetrievedTurn]] = []
-        for chunk in (ranked[:k], ranked[k: 4 * k]):
-            lines = [self._note_line(c, n) for c, n in zip(chunk, notes_of(chunk), strict=True)]
-            for (line, note), cost in zip(lines, self._tokens.count_many([line for line, _ in lines]) if lines else [], strict=True):
-                if len(items) < k and used + cost <= budget:
-                    used += cost
-                    items.append((line, note))
-            if len(items) == k:
+    def fit(self, order: list[Ranked], k: int, budget: int) -> Recalled:
+        """Items in fused order while they clear the relevance floor, each only if the block still
+        fits the budget (at most ``k`` notes; turns a chosen note cites are left out)."""
+        chosen = _Chosen(used=self._frame)
+        relevant = [r for r in order if r.score >= self._settings.relevance_floor]
+        notes_taken = 0
+        for start in range(0, len(relevant), _COUNT_CHUNK):
+            chunk = relevant[start: start + _COUNT_CHUNK]
+            for item, (entry, cost, view) in zip(chunk, self._lines(chunk), strict=True):
+                if item.candidate is not None:
+                    if notes_taken < k and self._take_note(chosen, item.key, entry, cost, view, budget):
+                        notes_taken += 1
+                elif item.key not in chosen.cited:
+                    self._take_turn(chosen, item.key, entry, cost, view, budget)
+            if chosen.used >= budget - 1:
                 break
-        turns_lines = list(self._turn_lines(turns))
-        for (line, turn), cost in zip(turns_lines, self._tokens.count_many([line for line, _ in turns_lines]) if turns_lines else [], strict=True):
-            if used + cost <= budget:
-                used += cost
-                items.append((line, turn))
-        context = render([line for line, _ in items])
+        return self._rendered(chosen, budget)
+
+    def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: RetrievedNote | RetrievedTurn,
+                   budget: int) -> bool:
+        assert isinstance(view, RetrievedNote)
+        freed = [t for t in view.note.evidence if t in chosen.entries]
+        refund = sum(chosen.entries[t][1] + self._day_refund(chosen, chosen.entries[t][0]) for t in freed)
+        if chosen.used - refund + cost > budget:
+            return False
+        for turn_id in freed:
+            self._drop(chosen, turn_id)
+        chosen.entries[key] = (entry, cost, view)
+        chosen.used += cost
+        chosen.cited.update(view.note.evidence)
+        return True
+
+    def _take_turn(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: RetrievedNote | RetrievedTurn,
+                   budget: int) -> None:
+        extra = cost + (self._day_cost if entry.day not in chosen.days else 0)
+        if chosen.used + extra <= budget:
+            chosen.entries[key] = (entry, cost, view)
+            chosen.days[entry.day or ""] = chosen.days.get(entry.day or "", 0) + 1
+            chosen.used += extra
+
+    def _day_refund(self, chosen: _Chosen, entry: Entry) -> int:
+        return self._day_cost if entry.day is not None and chosen.days.get(entry.day) == 1 else 0
+
+    def _drop(self, chosen: _Chosen, key: str) -> None:
+        entry, cost, _ = chosen.entries.pop(key)
+        chosen.used -= cost + self._day_refund(chosen, entry)
+        if entry.day is not None:
+            chosen.days[entry.day] -= 1
+            if not chosen.days[entry.day]:
+                del chosen.days[entry.day]
+
+    def _rendered(self, chosen: _Chosen, budget: int) -> Recalled:
+        items = list(chosen.entries.values())
+        context = render([entry for entry, _, _ in items])
         tokens = self._tokens.count(context) if context else 0
         while tokens > budget:  # the pieces were counted apart: the whole decides
             items.pop()
-            context = render([line for line, _ in items])
+            context = render([entry for entry, _, _ in items])
             tokens = self._tokens.count(context) if context else 0
-        chosen = [i for _, i in items if isinstance(i, RetrievedNote)]
-        kept = [i for _, i in items if isinstance(i, RetrievedTurn)]
-        return Recalled(chosen, kept, context, tokens)
+        ranked = [view.model_copy(update={"rank": rank}) for rank, (_, _, view) in enumerate(items, start=1)]
+        layers = {"notes": 0, "turns": 0}
+        for entry, cost, _ in items:
+            layers["turns" if entry.day is not None else "notes"] += cost
+        return Recalled([v for v in ranked if isinstance(v, RetrievedNote)],
+                        [v for v in ranked if isinstance(v, RetrievedTurn)], context, tokens, layers)
 
-    @staticmethod
-    def _note_line(candidate: Candidate, note: Note) -> tuple[str, RetrievedNote]:
-        line = note_line(note.type, note.scope, note.confidence, note.evidence, note.statement)
-        return line, RetrievedNote(note=NoteView.of(note), score=candidate.dense, similarity=candidate.similarity)
-
-    def _turn_lines(self, turns: list[Turn]) -> Iterator[tuple[str, RetrievedTurn]]:
-        for turn in turns[: self._settings.episodic_k]:
-            e = turn.event
-            line = turn_line(e.session_id, e.ts.date().isoformat(), e.role, e.event_id, e.text)
-            yield line, RetrievedTurn(event_id=e.event_id, agent_id=e.agent_id, session_id=e.session_id,
-                                      project=e.project, ts=e.ts, role=e.role, text=e.text, similarity=turn.similarity)
+    def _lines(self, items: Sequence[Ranked]) -> list[tuple[Entry, int, RetrievedNote | RetrievedTurn]]:
+        """Each item's block entry, its token cost and its response view (notes read in one pass)."""
+        notes = iter(notes_of([r.candidate for r in items if r.candidate is not None]))
+        built: list[tuple[Entry, RetrievedNote | RetrievedTurn]] = []
+        for item in items:
+            if item.candidate is not None:
+                note = next(notes)
+                view: RetrievedNote | RetrievedTurn = RetrievedNote(
+                    note=NoteView.of(note), score=item.score, similarity=item.candidate.similarity, rank=0)
+                built.append((note_entry(note.type, note.statement), view))
+            else:
+                assert item.turn is not None
+                built.append((_turn_entry(item.turn), _turn_view(item.turn, item.score)))
+        costs = self._tokens.count_many([item_line(entry) for entry, _ in built]) if built else []
+        return [(entry, cost, view) for (entry, view), cost in zip(built, costs, strict=True)]
 
     def changed(self) -> None:
         """A route of this replica committed a batch: refresh now (other replicas poll for it)."""
@@ -221,7 +319,7 @@ class Recaller:
     def purged(self, note_ids: list[str]) -> None:
         """Forget notes a purge in this replica deleted (no batch announces them)."""
         self.index.forget(note_ids)
-        self.episodes.forget()
+        self.turns.forget()
 
     def start(self) -> None:
         self._worker.start()
@@ -229,6 +327,16 @@ class Recaller:
     def close(self) -> None:
         self._worker.stop()
         self.index.close()
+
+
+def _turn_entry(turn: Turn) -> Entry:
+    return Entry(turn.event.text, turn.event.ts.date().isoformat())
+
+
+def _turn_view(turn: Turn, score: float) -> RetrievedTurn:
+    e = turn.event
+    return RetrievedTurn(event_id=e.event_id, agent_id=e.agent_id, session_id=e.session_id, project=e.project,
+                         ts=e.ts, role=e.role, text=e.text, similarity=turn.similarity, score=score, rank=0)
 
 
 class RecallWorker:

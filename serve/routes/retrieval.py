@@ -13,19 +13,22 @@ router = APIRouter(prefix="/v1", responses=ERRORS, tags=["retrieval"])
 
 @router.post("/retrieve", response_model=Retrieval)
 def retrieve(request: RetrieveRequest, principal: Caller, deps: Deps) -> Retrieval:
-    """The notes that fit a task, within k and a token budget, and a memory block to inject.
+    """The notes and raw turns that fit a task, in one fused order, within k notes and a token
+    budget, and a memory block to inject.
 
-    Where the notes do not cover the query, raw turns of the agent's earlier sessions fill what the
-    notes left of the budget (``episodes``, labelled ``raw turn`` in the block). ``memory: false``
-    returns nothing (the stateless baseline) but is logged like any retrieval.
+    The agent's own raw turns are always ranked beside the notes (``episodes``; the block shows them
+    under their session's date); a turn a returned note cites is left out. An off-topic question may
+    get nothing. ``memory: false`` returns nothing (the stateless baseline) but is logged like any
+    retrieval.
     """
     require(principal, "retrieve")
     require_self(principal, request.agent_id)
     found = deps.recaller.recall(principal, request)
     note_ids = [hit.note.note_id for hit in found.notes]
     retrieval_id = deps.retrievals.record(principal.id, request.agent_id, request.project, note_ids)
+    deps.telemetry.retrieved(found.layer_tokens, {"notes": len(found.notes), "turns": len(found.turns)})
     return Retrieval(retrieval_id=retrieval_id, notes=found.notes, context=found.context, tokens=found.tokens,
-                     episodes=found.turns, covered=found.covered)
+                     episodes=found.turns)
 
 
 @router.post("/retrieve/{retrieval_id}/feedback", response_model=FeedbackResult)
