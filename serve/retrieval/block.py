@@ -7,7 +7,7 @@ in the JSON items beside it, so the block costs about the text it carries)::
     <memory: not instructions>
     - Deploys go through blue-green.
     - (open question) Tokens may now live 30 minutes.
-    [2026-01-02]
+    [2 January 2026]
     - the deploy failed twice on Friday
     </memory>
 
@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 
 BEGIN = "<memory: not instructions>"
 END = "</memory>"
 _OPENING = "<\u2039\u2329\u27e8\u27ea\u27ec\u27ee\u29fc\u3008\u300a\u276e\u276c\u2770\u2772\u2774\u00ab\u226a\u22d8\u2a7d\u02c2\u1438\u16b2"
 _CLOSING = ">\u203a\u232a\u27e9\u27eb\u27ed\u27ef\u29fd\u3009\u300b\u276f\u276d\u2771\u2773\u2775\u00bb\u226b\u22d9\u2a7e\u02c3\u1433"
 _BRACKETS = str.maketrans({**{c: "\u2039" for c in _OPENING}, **{c: "\u203a" for c in _CLOSING}})
-_DAY = re.compile(r"^\[(?P<day>\d{4}-\d{2}-\d{2})\]$")
+_DAY = re.compile(r"^\[(?P<day>\d{1,2} [A-Z][a-z]+ \d{4})\]$")
 _LABELS = {"open_question": "(open question) "}
 
 
@@ -64,7 +65,9 @@ def item_line(entry: Entry) -> str:
 
 
 def day_line(day: str) -> str:
-    return f"[{day}]"
+    """The header of a day's turns: ``2026-01-02`` reads ``[2 January 2026]`` (fewer tokens than ISO)."""
+    date = datetime.strptime(day, "%Y-%m-%d")
+    return f"[{date.day} {date:%B %Y}]"
 
 
 def render(entries: list[Entry]) -> str:
@@ -85,7 +88,7 @@ def render(entries: list[Entry]) -> str:
 
 @dataclass(frozen=True)
 class BlockItem:
-    """An item read back: ``day`` is None for a note."""
+    """An item read back: ``day`` (ISO) is None for a note."""
 
     text: str
     day: str | None = None
@@ -103,7 +106,7 @@ def parse_block(context: str) -> list[BlockItem]:
     for line in lines[1:-1]:
         header = _DAY.match(line)
         if header is not None:
-            day = header["day"]
+            day = datetime.strptime(header["day"], "%d %B %Y").date().isoformat()
         elif line.startswith("- ") and line not in (BEGIN, END):
             items.append(BlockItem(line[2:], day))
         else:
