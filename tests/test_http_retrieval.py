@@ -329,6 +329,9 @@ def test_turns_fill_the_budget_the_notes_leave_and_off_topic_questions_stay_smal
     assert {f"ev-pay-{i}" for i in range(len(said))} <= {t["event_id"] for t in body["episodes"]}  # no fixed turn count
     assert body["tokens"] <= 600 and len(parse_block(body["context"])) == len(body["notes"]) + len(body["episodes"])
     assert off["tokens"] <= 0.1 * body["tokens"]
+    with app.client("admin") as admin:
+        layers = admin.get("/v1/metrics/memory").json()["layers"]
+    assert layers["items"]["turns"] >= len(said) and layers["tokens"]["turns"] > 0 and layers["retrievals"] >= 2
 
 
 def test_the_claim_that_lost_to_a_verified_note_never_comes_back_as_a_raw_turn(app: Served, world: dict[str, Note],
