@@ -14,6 +14,10 @@ store's batches (never through consolidation), the Reverie app is deployed on it
 both endpoints are measured back to back at 1 and 8 concurrent clients (p50, p99, requests/s), every
 request with a query never sent before (held-out, distinct).
 
+Beside the notes, the asking agent has ``turns`` raw turns of its own (20,000; 2,000 with
+``--quick``; ``--option turns=N``), written as events with their vectors (as capture writes them), so
+every retrieval also ranks the raw-turn layer; the turn cache's resident bytes are reported.
+
 Seeded notes: statements of words drawn (Zipf) from a vocabulary of 2,000 made-up words, so BM25
 does real work; vectors synthetic but shaped like MiniLM's (``bench.mining.synthetic``: topics
 around MiniLM's mean direction with MiniLM's within- and between-topic cosines), spread over the
@@ -29,7 +33,7 @@ top 10 at 24 probed lists, so the scan stays flat and only its bytes shrink.)
 A ranking-quality table comes first: on the dev and held-out phrasebooks of ``bench.eval`` (one
 note per frame), top-1 and top-5 of dense-only against the hybrid defaults, for paraphrased questions
 and for keyword queries (the frame's subject), and where similarities of right and wrong notes lie
-(what ``min_similarity`` and ``episodic_below`` were set from).
+(what ``min_similarity`` was set from).
 
 No ``from __future__ import annotations`` here: Serve rebuilds the baseline's FastAPI routes in the
 replica, where string annotations would not resolve (the body would be read as a query parameter).
@@ -67,10 +71,12 @@ class Plan:
     sizes: tuple[int, ...]
     requests: int  # per measurement, over all clients
     warmup: int
+    turns: int  # raw turns of the asking agent beside the notes
 
     @classmethod
-    def of(cls, quick: bool) -> "Plan":
-        return cls((300, 2000), 40, 16) if quick else cls((10_000, 100_000), 400, 100)
+    def of(cls, quick: bool, turns: int | None = None) -> "Plan":
+        plan = cls((300, 2000), 40, 16, 2000) if quick else cls((10_000, 100_000), 400, 100, 20_000)
+        return plan if turns is None else cls(plan.sizes, plan.requests, plan.warmup, turns)
 
 
 # --- data -----------------------------------------------------------------------------------------
@@ -101,6 +107,22 @@ def seed(store: Any, n: int, calib: dict[str, Any], rng: np.random.Generator) ->
     for start in range(0, n, 10_000):
         store.batches.run("import", writes[start:start + 10_000], project=PROJECT)
     return vectors
+
+
+def seed_turns(store: Any, n: int, calib: dict[str, Any], rng: np.random.Generator) -> None:
+    """Write ``n`` raw turns of the asking agent, with their vectors, as capture writes them."""
+    from bench.mining import synthetic
+    from reverie.records import Event
+
+    vectors, _ = synthetic(n, calib, seed=int(rng.integers(1 << 30)))
+    texts = words(rng, n, 14)
+    at = store.now()
+    for start in range(0, n, 5_000):
+        chunk = range(start, min(n, start + 5_000))
+        events = [Event(event_id=f"t{i:06d}", agent_id=AGENT, session_id=f"ts{i // 20}", project=PROJECT, ts=at,
+                        role="user", text=texts[i], ingested_at=at) for i in chunk]
+        store.events.append(events)
+        store.vectors.write([(AGENT, e.event_id) for e in events], vectors[start:start + len(events)])
 
 
 def _scope(i: int) -> str:
@@ -257,17 +279,19 @@ def _retrieve(budget: int, check: Callable[[dict[str, Any]], None]) -> Callable[
 
 
 # --- one size -----------------------------------------------------------------------------------------
-def app_settings(ctx: Context, n: int) -> tuple[Any, str]:
+def app_settings(ctx: Context, n: int) -> tuple[Any, str, str]:
+    """The app's settings on a fresh store, an agent key (the asker) and an admin key (its metrics)."""
     from serve.auth.keys import KeysFile
 
     folder = ctx.workdir / f"retrieval-{n}"
     folder.mkdir(parents=True, exist_ok=True)
     keys = folder / "keys.json"
     key = KeysFile(keys).add(AGENT, "agent", [PROJECT])
+    admin = KeysFile(keys).add("bench-admin", "admin", ["*"])
     base = ctx.store_settings(f"retrieval-{n}/store")
     auth = base.auth.model_copy(update={"keys_file": keys, "requests_per_minute": 0, "burst": 1_000_000})
     serve = base.serve.model_copy(update={"app_name": "reverie-bench"})
-    return base.model_copy(update={"auth": auth, "serve": serve}), key
+    return base.model_copy(update={"auth": auth, "serve": serve}), key, admin
 
 
 def wait_ready(url: str, key: str, timeout: float = 600.0) -> None:
@@ -290,10 +314,11 @@ def one_size(ctx: Context, url: str, n: int, plan: Plan, calib: dict[str, Any], 
     from reverie.embed import spec_for
     from reverie.store import Store
 
-    settings, key = app_settings(ctx, n)
+    settings, key, admin = app_settings(ctx, n)
     store = Store.open(settings.store, spec_for(settings.embedding), SystemClock())
     started = time.perf_counter()
     vectors = seed(store, n, calib, rng)
+    seed_turns(store, plan.turns, calib, rng)
     seeded = time.perf_counter() - started
     deploy_reverie(settings)
     started = time.perf_counter()
@@ -312,7 +337,10 @@ def one_size(ctx: Context, url: str, n: int, plan: Plan, calib: dict[str, Any], 
     for clients in (1, 8):
         loads[("embed-only", clients)] = measure(_embed, queries, clients, plan.requests, make)
         loads[("retrieve", clients)] = measure(send, queries, clients, plan.requests, make)
-    return {"n": n, "seed_s": seeded, "load_s": loaded, "loads": loads, "over_budget": len(over), "vectors": vectors}
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {admin}"}, timeout=120) as client:
+        layers = client.get("/v1/metrics/memory").json().get("layers") or {}
+    return {"n": n, "seed_s": seeded, "load_s": loaded, "loads": loads, "over_budget": len(over), "vectors": vectors,
+            "layers": layers}
 
 
 # --- recall of the approximate index ------------------------------------------------------------------
@@ -404,7 +432,7 @@ def _ranks(ctx: Context, statements: list[str], notes: np.ndarray, asked: list[t
     caller = Principal(AGENT, "agent", frozenset([PROJECT]))
     firsts, fives = [], []
     for (i, query), vector in zip(asked, vectors, strict=True):
-        ranked = [c.cached.note_id for c in recaller.rank(caller, RetrieveRequest(agent_id=AGENT, query=query), vector)]
+        ranked = [c.cached.note_id for c, _ in recaller.rank(caller, RetrieveRequest(agent_id=AGENT, query=query), vector)]
         firsts.append(ranked[:1] == [f"f{i}"])
         fives.append(f"f{i}" in ranked[:5])
     recaller.close()
@@ -419,7 +447,7 @@ TARGET_MS = {10_000: 10.0, 100_000: 20.0}
 def retrieval(ctx: Context) -> Outcome:
     from bench.mining import calibration
 
-    plan = Plan.of(ctx.quick)
+    plan = Plan.of(ctx.quick, int(ctx.options["turns"]) if "turns" in ctx.options else None)
     rng = np.random.default_rng(6)
     outcome = Outcome()
     outcome.tables += list(phrasebook_quality(ctx))
@@ -433,8 +461,9 @@ def retrieval(ctx: Context) -> Outcome:
             recall_rows.append(_recall_row(ctx, result, rng))
             if result["over_budget"]:
                 outcome.problems.append(f"{n} notes: {result['over_budget']} responses over the token budget")
-            outcome.notes.append(f"{n} notes: seeded in {result['seed_s']:.1f} s (store batches), cache loaded in "
-                                 f"{result['load_s']:.1f} s after deployment")
+            outcome.notes.append(f"{n} notes and {plan.turns} raw turns of the asker: seeded in {result['seed_s']:.1f} s "
+                                 f"(store batches), cache loaded in {result['load_s']:.1f} s after deployment; "
+                                 f"{_layers(result['layers'])}")
     outcome.tables.append(Table("HTTP, held-out queries, p50 / p99 in ms",
                                 ["notes", "endpoint", "clients", "p50 ms", "p99 ms", "requests/s"], rows))
     outcome.tables.append(Table(f"quantized search (8-bit scan and exact re-scoring, scopes of {ctx.settings.retrieval.ann_above}"
@@ -443,6 +472,15 @@ def retrieval(ctx: Context) -> Outcome:
                                  "MiniLM worst"], recall_rows))
     outcome.notes += _verdicts(rows, recall_rows, plan)
     return outcome
+
+
+def _layers(layers: dict[str, Any]) -> str:
+    if not layers:
+        return "no per-layer metrics (the service did not report them)"
+    items, tokens, n = layers.get("items", {}), layers.get("tokens", {}), max(1, layers.get("retrievals", 0))
+    return (f"turn cache {layers.get('cached_turns', 0)} turns in {layers.get('turn_cache_bytes', 0) / 2**20:.1f} MiB; "
+            f"per retrieval: {items.get('notes', 0) / n:.1f} notes ({tokens.get('notes', 0) / n:.0f} tokens), "
+            f"{items.get('turns', 0) / n:.1f} turns ({tokens.get('turns', 0) / n:.0f} tokens)")
 
 
 def _load_rows(result: dict[str, Any]) -> list[list[Any]]:

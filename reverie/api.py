@@ -310,6 +310,8 @@ class LayerUse(Reply):
     retrievals: int
     items: dict[str, int]
     tokens: dict[str, int]
+    cached_turns: int = 0
+    turn_cache_bytes: int = 0
 
 
 class MemoryMetrics(Reply):

@@ -46,7 +46,8 @@ KEPT = ("active", "candidate", "quarantined")
 
 def memory_metrics(services: Services, projects: Sequence[str] | None) -> MemoryMetrics:
     layers = services.telemetry.layers
-    use = LayerUse(retrievals=layers.retrievals, items=dict(layers.items), tokens=dict(layers.tokens))
+    use = LayerUse(retrievals=layers.retrievals, items=dict(layers.items), tokens=dict(layers.tokens),
+                   cached_turns=services.recaller.turns.turns(), turn_cache_bytes=services.recaller.turns.memory_bytes())
     return compute(services.store, services.settings, projects).model_copy(update={"layers": use})
 
 
