@@ -328,7 +328,7 @@ def test_turns_fill_the_budget_the_notes_leave_and_off_topic_questions_stay_smal
     assert elapsed < 5
     assert {f"ev-pay-{i}" for i in range(len(said))} <= {t["event_id"] for t in body["episodes"]}  # no fixed turn count
     assert body["tokens"] <= 600 and len(parse_block(body["context"])) == len(body["notes"]) + len(body["episodes"])
-    assert off["tokens"] <= 0.1 * body["tokens"]
+    assert len(off["notes"]) + len(off["episodes"]) <= 1 and off["tokens"] <= 0.15 * body["tokens"]  # answered small
     with app.client("admin") as admin:
         layers = admin.get("/v1/metrics/memory").json()["layers"]
     assert layers["items"]["turns"] >= len(said) and layers["tokens"]["turns"] > 0 and layers["retrievals"] >= 2
