@@ -144,9 +144,10 @@ SECRETS: dict[str, Gen] = {
     # PlanetScale service tokens / passwords: "pscale_tkn_" / "pscale_pw_" and 43 characters.
     "planetscale_token": same("planetscale_token",
                               lambda r: r.choice(["pscale_tkn_", "pscale_pw_"]) + rs(r, 43, URLSAFE)),
-    # Atlassian API tokens: "ATATT3xFfGF0" and about 180 characters, ending in an 8-hex checksum.
+    # Atlassian API tokens: 192 characters, "ATATT3xFfGF0" ... "=" and an 8-hex checksum. (The
+    # first held-out commit made them 3 characters too long; the draw is kept, the middle is cut.)
     "atlassian_token": same("atlassian_token",
-                            lambda r: "ATATT3xFfGF0" + rs(r, 174, URLSAFE) + "=" + rs(r, 8, HEX.upper())),
+                            lambda r: "ATATT3xFfGF0" + rs(r, 174, URLSAFE)[:171] + "=" + rs(r, 8, HEX.upper())),
     # Square production access tokens: "EAAA" and 60 characters.
     "square_token": same("square_token", lambda r: "EAAA" + rs(r, 60, URLSAFE)),
     # age X25519 identities: "AGE-SECRET-KEY-1" and 58 upper-case bech32 characters.
@@ -199,10 +200,16 @@ SECRETS: dict[str, Gen] = {
     "mailgun_key": same("mailgun_key", lambda r: "key-" + rs(r, 32, HEX)),
     # Telegram bot tokens: a numeric bot id, ":", 35 characters starting "AA".
     "telegram_token": same("telegram_token", lambda r: rs(r, 10, DG) + ":AA" + rs(r, 33, URLSAFE)),
-    # GCP service-account JSON keys carry a PEM private key.
-    "private_key": same("private_key", lambda r: "-----BEGIN PRIVATE KEY-----\\n" + "\\n".join(
-        rs(r, 64, AL + "+/") for _ in range(4)) + "\\n-----END PRIVATE KEY-----\\n"),
+    # GCP service-account JSON keys carry a PEM private key (the escaped newline after the END line
+    # is not part of the secret).
+    "private_key": lambda r: pem_in_json(r),
 }
+
+
+def pem_in_json(r: random.Random) -> Out:
+    block = "-----BEGIN PRIVATE KEY-----\\n" + "\\n".join(
+        rs(r, 64, AL + "+/") for _ in range(4)) + "\\n-----END PRIVATE KEY-----"
+    return block + "\\n", block, "private_key"
 
 
 def password_value(r: random.Random) -> str:
@@ -590,9 +597,149 @@ HELD_CLEAN = [
 
 # ---- dev templates (tuning only) -----------------------------------------------------------------
 
-DEV_SECRET: list[str] = []
-DEV_PII: list[str] = []
-DEV_CLEAN: list[str] = []
+DEV_SECRET = [
+    "config.set('google.maps_key', '<<google_api_key>>')",
+    "Firebase web config: apiKey: \"<<google_api_key>>\", authDomain: \"acme.firebaseapp.com\"",
+    "HUGGING_FACE_HUB_TOKEN=<<huggingface_token>>",
+    "from huggingface_hub import login; login(\"<<huggingface_token>>\")",
+    "twilio api:core:keys:create -> sid <<twilio_api_key>>",
+    "Use the Twilio key <<twilio_api_key>> with the secret in 1Password.",
+    "client = anthropic.Anthropic(api_key=\"<<anthropic_key>>\")",
+    "CI_JOB_TOKEN is fine, but this one is a personal token: <<gitlab_token>>",
+    "git push https://x-access-token:<<github_token>>@github.com/acme/site.git",
+    "npm config set //registry.npmjs.org/:_authToken <<npm_token>>",
+    "TWINE_PASSWORD=<<pypi_token>>",
+    "DO_TOKEN = \"<<digitalocean_token>>\"",
+    "shopify_access_token: <<shopify_token>>",
+    "sendgrid key: <<sendgrid_key>>",
+    "Authorization: Bearer <<databricks_token>>",
+    "doppler configure set token <<doppler_token>>",
+    "newman run collection.json --postman-api-key <<postman_key>>",
+    "linear token <<linear_key>> belongs to the bot user",
+    "curl -H \"Authorization: Bearer <<grafana_token>>\" https://grafana.example.net/api/dashboards",
+    "NEW_RELIC_USER_KEY=\"<<new_relic_key>>\"",
+    "pulumi login with token <<pulumi_token>>",
+    "PLANETSCALE_SERVICE_TOKEN=<<planetscale_token>>",
+    "confluence token <<atlassian_token>>",
+    "square access token: <<square_token>>",
+    "age -d -i key.txt secrets.age  # key.txt holds <<age_secret_key>>",
+    "export VAULT_TOKEN='<<vault_token>>'",
+    "TFE_TOKEN=<<terraform_token>>",
+    "fly tokens create deploy -> <<flyio_token>>",
+    "sentry auth token <<sentry_token>>",
+    "gem signin with key <<rubygems_key>>",
+    "clojars token: <<clojars_token>>",
+    "readme key <<readme_key>>",
+    "shippo token <<shippo_token>>",
+    "AccessKeyId: <<alibaba_key>>",
+    "prefect cloud login -k <<prefect_key>>",
+    "sib_api_v3_sdk key <<brevo_key>>",
+    "duffel token <<duffel_token>>",
+    "easypost = EasyPostClient(\"<<easypost_key>>\")",
+    "frame.io token <<frameio_token>>",
+    "SCALINGO_API_TOKEN=<<scalingo_token>>",
+    "Authorization: Bearer <<openshift_token>>",
+    "clientSecret: <<azure_client_secret>>",
+    "slack token <<slack_token>>",
+    "STRIPE_KEY=\"<<stripe_key>>\"",
+    "aws_access_key_id=<<aws_key>>",
+    "export OPENAI_KEY=<<openai_key>>",
+    "mailgun api key = <<mailgun_key>>",
+    "bot = telebot.TeleBot(\"<<telegram_token>>\")",
+    "\"private_key\": \"<<private_key>>\"",
+    "the admin password is <<password>>",
+    "Password for the build box: <<password>>",
+    "pwd <<password>>",
+    "sudo password = <<password>>",
+    "I changed the vpn password to <<password>> yesterday.",
+    "API token is <<password>> for now",
+    "try pw=<<password>>",
+    "Kennwort: <<password>>",
+    "the passcode is <<password>>",
+]
+
+DEV_PII = [
+    "Tel.: <<phone_de>>",
+    "meine Handynummer ist <<phone_de>>",
+    "ring <<phone_gb>> for the locksmith",
+    "portable : <<phone_fr>>",
+    "vendor helpline <<phone_in>>",
+    "call <<phone_us>> for the on-call engineer",
+    "ssn=<<ssn>>",
+    "Employee SSN <<ssn>> missing from W-2",
+    "NI number: <<uk_nino>>",
+    "SIN: <<ca_sin>>",
+    "numéro de sécu <<fr_nir>>",
+    "IdNr <<de_tax_id>>",
+    "aadhaar=<<aadhaar>>",
+    "pay to <<iban>>",
+    "card <<card_number>>",
+    "mail <<email>>",
+    # more draws of the national formats, for tuning
+    "Festnetz <<phone_de>>, mobil <<phone_de_2>>",
+    "Rückruf an <<phone_de>> erbeten",
+    "landline <<phone_gb>>; mobile <<phone_gb_2>>",
+    "tel <<phone_fr>> / <<phone_fr_2>>",
+    "phone <<phone_in>> or <<phone_in_2>>",
+    "office <<phone_us>>, cell <<phone_us_2>>",
+    "accounts <<iban>> and <<iban_2>>",
+    "IBAN <<iban>>",
+    "cards on file: <<card_number>>, <<card_number_2>>",
+    "ids: <<ssn>> <<ca_sin>> <<aadhaar>> <<de_tax_id>> <<fr_nir>> <<uk_nino>>",
+]
+
+DEV_CLEAN = [
+    "The password field is optional when SSO is enabled.",
+    "Tokens are refreshed 5 minutes before they expire.",
+    "Please don't paste secrets into the chat; use the vault link.",
+    "the secret is rotated every 30 days",
+    "the password is case sensitive",
+    "password reset links are valid for 24 hours",
+    "token count: 1532 prompt + 211 completion",
+    "key = cache_key(agent_id, session_id)",
+    "secret_name = \"prod/db/password\"",
+    "pw: ask Priya",
+    "Could you add a test for the empty token case?",
+    "This looks good to me; one question about the retry budget.",
+    "nit: trailing whitespace on line 42",
+    "I'd prefer a dataclass here over a dict.",
+    "commit 9b2d1f0c7a6e5d4c3b2a19f8e7d6c5b4a3928170",
+    "build 2024.06.11.4 deployed to staging",
+    "Release 5.2.0 is scheduled for 2024-08-01.",
+    "Job 7f3e2a1c finished with exit code 0 after 912 s.",
+    "Order #558213 was refunded on 03/04/2024.",
+    "p99 latency 1.84 s, p50 212 ms",
+    "The tracking number is 9400 1000 0000 0000 0000 00.",
+    "Unix epoch 1700000000 is 2023-11-14.",
+    "10.0.0.12:6379 refused the connection",
+    "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "Use AIza-style keys only in the browser; restrict them by referrer.",
+    "The hf_hub_download call caches files under ~/.cache/huggingface.",
+    "SKU 4412-XL is out of stock.",
+    "uuid 550e8400-e29b-41d4-a716-446655440000",
+    "We ship to DE, FR, GB and the US.",
+    "Page 030 of the manual explains the wiring.",
+    "The 2024 budget is 1,250,000 EUR.",
+    "Room 0151 is the server room.",
+    "Meeting at 09:30, call dial-in code 4412 7781#",
+    "The ISBN is 0-306-40615-2.",
+    "Chapter 12, verse 34.",
+    "python -m pytest -k token -x",
+    "grep -rn password src/ | wc -l",
+    "SELECT count(*) FROM users WHERE password_hash IS NULL;",
+    "The key rotation job runs at 02:00 UTC.",
+    "Coverage: 91.2 % (target 90 %).",
+    "She passed the exam with 87 points.",
+    "The pin on the map marks the data centre.",
+    "Keyboard layout set to de-DE.",
+    "Account number 12345678 at the sandbox bank is a test fixture.",
+    "The invoice total is 4,216.80 USD.",
+    "Throughput went from 1,200 to 3,400 requests per second.",
+    "Set max_retries=5 and backoff=2.0.",
+    "Secret Santa is on Friday.",
+    "Token Ring and FDDI are historical LAN technologies.",
+    "The API key header is named X-Api-Key.",
+]
 
 
 def build(seed: int, templates: list[str], clean: list[str]) -> list[dict[str, object]]:
