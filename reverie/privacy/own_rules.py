@@ -29,6 +29,9 @@ STRIPE_KEY = re.compile(
 )
 # Slack token types (api.slack.com/authentication/token-types).
 SLACK_TOKEN = re.compile(r"(?<![\w-])(?:xox[a-z]|xapp)-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]{8,}")
+# New Relic user API keys (docs.newrelic.com, "API keys"): "NRAK-" and 27 characters. gitleaks
+# has the rule only after a "newrelic = " assignment; the prefix alone is distinctive.
+NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
 # Doppler token formats (docs.doppler.com, "Token formats"): gitleaks knows personal tokens only.
 DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b")
 # AWS secret access keys: 40 base64 characters, found by their key name (AWS IAM user guide).
@@ -125,6 +128,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("stripe_key", STRIPE_KEY, ("k_live_", "k_test_", "whsec_")),
         secret("slack_token", SLACK_TOKEN, ("xox", "xapp-"), random_value_whole),
         secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
+        secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
         secret("aws_secret", AWS_SECRET, ("secret",), value_group),
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),

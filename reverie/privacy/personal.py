@@ -32,7 +32,7 @@ def email_span(text: str, match: re.Match[str]) -> Span | None:
 # ---- phone numbers ---------------------------------------------------------------------------------
 
 PHONE_CANDIDATE = re.compile(  # digits with at most one separator between two of them
-    r"(?<![\w+.\-/:#])(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/]|[.:]\d)"
+    r"(?<![\w+.\-/#])(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/]|[.:]\d)"
 )
 PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
 PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
@@ -60,12 +60,13 @@ class PhoneDetector:
         digits = "".join(ch for ch in candidate if ch.isdigit())
         if not 7 <= len(digits) <= 15 or PHONE_BAD_SEPARATORS.search(candidate.replace(") ", ")")):
             return False
-        if candidate.count("(") != candidate.count(")") or not phone_grouping(candidate):
+        if candidate.count("(") != candidate.count(")"):
             return False
         if candidate.startswith(("+", "00")):
             international = "+" + candidate[2:] if candidate.startswith("00") else candidate
             return possible_number(international, None)
-        return any(self.valid_national(candidate, digits, region) for region in self.regions)
+        return phone_grouping(candidate) and any(
+            self.valid_national(candidate, digits, region) for region in self.regions)
 
     @staticmethod
     def valid_national(candidate: str, digits: str, region: str) -> bool:
@@ -76,8 +77,9 @@ class PhoneDetector:
 
 
 def phone_grouping(candidate: str) -> bool:
-    """Not a date (``03/04/2024``) nor an ISBN (``0-306-40615-2``): no one-digit group after the
-    first, and a slash only after a trunk-prefixed area code (``0176/12345678``)."""
+    """A national number, not a date (``03/04/2024``) nor an ISBN (``0-306-40615-2``): no one-digit
+    group after the first, and a slash only after a trunk-prefixed area code (``0176/12345678``).
+    (International numbers have one-digit groups: ``+33 6 12 34 56 78``.)"""
     groups = re.split(r"[ \-./()]+", candidate.strip("()+"))
     if any(len(g) == 1 for g in groups[1:]):
         return False
