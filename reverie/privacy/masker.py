@@ -51,8 +51,10 @@ class Masker:
 
     def __init__(self, settings: PrivacySettings) -> None:
         detectors: tuple[Detector, ...] = ()
+        self._rules_version = "none"
         if settings.enabled and settings.secrets:
             detectors += secret_detectors()
+            self._rules_version = f"gitleaks {load_ruleset().version}"
         if settings.enabled and settings.personal_data:
             detectors += personal_data_detectors(checked_regions(settings.phone_regions))
             detectors += national_id_detectors()
@@ -70,6 +72,14 @@ class Masker:
 
     def mask_many(self, texts: Iterable[str]) -> list[Masked]:
         return [self.mask(text) for text in texts]
+
+    def mask_text(self, text: str) -> str:
+        return self.mask(text).text
+
+    @property
+    def rules_version(self) -> str:
+        """The maintained rule set in use, e.g. ``gitleaks 8.30.1`` (``none`` with secrets off)."""
+        return self._rules_version
 
     def _scan(self, text: str) -> list[Finding]:
         """Detect in the gaps between placeholders; rescan the pieces of every gap that had a

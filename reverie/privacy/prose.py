@@ -3,7 +3,8 @@
 A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, then the value. A
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
-it looks random (digits among letters) or mixes symbols and digits. So "the password is required"
+it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
+digits; letters whose case flips often) or mixes symbols and digits. So "the password is required"
 and "the token endpoint" stay as they are.
 """
 
@@ -54,7 +55,10 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if match.group("link") is not None:
         return None if reads_as_word(value) else match.span("v")
     digit = any(ch.isdigit() for ch in value)
-    return match.span("v") if random_like(value) or (digit and len(value) >= 8) or case_noise(value) else None
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
+    many_digits = len(value) >= 16 and sum(ch.isdigit() for ch in value) >= len(value) / 4
+    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value)
+    return match.span("v") if keyish else None
 
 
 def case_noise(value: str) -> bool:
