@@ -19,16 +19,10 @@ PRIVATE_KEY_BLOCK = re.compile(
 )
 # PuTTY's PPK file format (PuTTY manual, appendix C).
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?Private-MAC: [0-9a-fA-F]+", re.DOTALL)
-# GitHub: fine-grained personal access tokens (docs.github.com, 'About authentication').
-GITHUB_PAT = re.compile(r"github_pat_[A-Za-z0-9_]{22,}")
 # OpenAI API keys, legacy 'sk-' and project/service-account forms (platform.openai.com docs).
 OPENAI_KEY = re.compile(r"(?<![\w-])sk-(?:(?:proj|svcacct|admin)-)?(?P<v>[A-Za-z0-9_\-]{20,})")
-# Stripe API keys and webhook signing secrets (docs.stripe.com/keys, /webhooks).
-STRIPE_KEY = re.compile(
-    r"(?<![A-Za-z0-9])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"
-)
-# Slack token types (api.slack.com/authentication/token-types).
-SLACK_TOKEN = re.compile(r"(?<![\w-])(?:xox[a-z]|xapp)-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]{8,}")
+# Stripe webhook signing secrets (docs.stripe.com/webhooks): gitleaks has the API keys only.
+STRIPE_WEBHOOK_SECRET = re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,}")
 # New Relic user API keys (docs.newrelic.com, "API keys"): "NRAK-" and 27 characters. gitleaks
 # has the rule only after a "newrelic = " assignment; the prefix alone is distinctive.
 NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
@@ -77,10 +71,6 @@ def random_value(text: str, match: re.Match[str]) -> Span | None:
     return match.span() if random_like(match.group("v")) else None
 
 
-def random_value_whole(text: str, match: re.Match[str]) -> Span | None:
-    return match.span() if random_like(match.group(0)) else None
-
-
 def private_key_span(text: str, match: re.Match[str]) -> Span | None:
     """The whole block; a block cut off before its END line stops at its last key character."""
     body = match.group(0)
@@ -123,10 +113,8 @@ def own_secret_detectors() -> tuple[Detector, ...]:
     return (
         secret("private_key", PRIVATE_KEY_BLOCK, ("private key",), private_key_span),
         secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
-        secret("github_token", GITHUB_PAT, ("github_pat_",)),
         secret("openai_key", OPENAI_KEY, ("sk-",), random_value),
-        secret("stripe_key", STRIPE_KEY, ("k_live_", "k_test_", "whsec_")),
-        secret("slack_token", SLACK_TOKEN, ("xox", "xapp-"), random_value_whole),
+        secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
         secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
         secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
         secret("aws_secret", AWS_SECRET, ("secret",), value_group),
