@@ -73,6 +73,13 @@ def test_entropy_floor_and_allowlists_hold() -> None:
     assert [f.label for f in ruleset.find(f"key {real}, ok")] == ["google_api_key"]
 
 
+def test_match_allowlists_see_the_identifier_lead_in(masker: Masker) -> None:
+    """gitleaks' ``[\\w.-]{0,50}?`` lead-in is off the compiled regexes but not off the match that
+    allowlists test: ``primary_key`` stays allowed, an ``api_key`` is still found."""
+    assert masker.mask("primary_key = abcdef1234567890xyz").text == "primary_key = abcdef1234567890xyz"
+    assert "[SECRET:" in masker.mask("my_api_key = zq8Lm2Xp4Rt6Vb9Nc1Dw").text
+
+
 # ---- the seven kinds of the issue, with their labels ---------------------------------------------
 
 @pytest.mark.parametrize(("text", "label"), [
