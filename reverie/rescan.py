@@ -13,7 +13,9 @@ Text stored before a rule existed stays in clear until it is rescanned. Run it o
    and every old table version is dropped, so no file keeps the clear text.
 
 Only rows that change are rewritten (delete, then append the masked rows). Vectors of earlier views
-in ``note_versions`` are kept as they were.
+in ``note_versions`` are kept as they were. Tables left alone hold no text: ``sessions``,
+``retrievals`` and ``locks`` (ids and times), ``mining_models`` (a fitted reducer and clusterer) and
+``mining_maps`` (coordinates).
 """
 
 from __future__ import annotations

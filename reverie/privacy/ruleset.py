@@ -265,18 +265,16 @@ def build_ruleset(config: Mapping[str, Any], version: str) -> RuleSet:
     return RuleSet(version, tuple(rules), allowed, MappingProxyType(skipped))
 
 
-RULES_PACKAGE = "reverie.data"
-RULES_FILE = ("gitleaks", "gitleaks.toml")
-VERSION_FILE = ("gitleaks", "VERSION")
+RULES_FOLDER = ("data", "gitleaks")  # inside the reverie package
 
 
 @lru_cache(maxsize=1)
 def load_ruleset() -> RuleSet:
     """The vendored gitleaks rules, compiled once per process."""
-    folder = resources.files(RULES_PACKAGE).joinpath(RULES_FILE[0])
+    folder = resources.files("reverie").joinpath(*RULES_FOLDER)
     try:
-        config = tomllib.loads(folder.joinpath(RULES_FILE[1]).read_text(encoding="utf-8"))
-        version = folder.joinpath(VERSION_FILE[1]).read_text(encoding="utf-8").split()[0]
+        config = tomllib.loads(folder.joinpath("gitleaks.toml").read_text(encoding="utf-8"))
+        version = folder.joinpath("VERSION").read_text(encoding="utf-8").split()[0]
     except (OSError, tomllib.TOMLDecodeError, IndexError) as exc:
         raise ConfigError(
             f"the vendored secret rules (reverie/data/gitleaks/) cannot be read: {exc}; "
