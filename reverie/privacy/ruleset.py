@@ -146,19 +146,21 @@ class RuleSet:
     allowed: Allowlist
     skipped: Mapping[str, str] = field(default_factory=dict)
     triggers: tuple[str, ...] = ()
+    by_keyword: Mapping[str, tuple[int, ...]] = field(init=False)
+    always: tuple[int, ...] = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self) -> None:  # the keyword index of the rules, built once
         by_keyword: dict[str, list[int]] = {}
         for index, rule in enumerate(self.rules):
             for keyword in rule.keywords:
                 by_keyword.setdefault(keyword, []).append(index)
-        object.__setattr__(self, "_by_keyword", {k: tuple(v) for k, v in by_keyword.items()})
-        object.__setattr__(self, "_always", tuple(i for i, r in enumerate(self.rules) if not r.keywords))
+        object.__setattr__(self, "by_keyword", MappingProxyType({k: tuple(v) for k, v in by_keyword.items()}))
+        object.__setattr__(self, "always", tuple(i for i, r in enumerate(self.rules) if not r.keywords))
 
     def find(self, text: str) -> Iterator[Finding]:
         lowered = text.lower()
-        chosen = set(self._always)  # type: ignore[attr-defined]
-        for keyword, indexes in self._by_keyword.items():  # type: ignore[attr-defined]
+        chosen = set(self.always)
+        for keyword, indexes in self.by_keyword.items():
             if keyword in lowered:
                 chosen.update(indexes)
         for index in sorted(chosen):
