@@ -21,6 +21,7 @@ POSIX_CLASSES = {
     "xdigit": "0-9A-Fa-f",
 }
 FLAG_GROUP = re.compile(r"\(\?([imsU-]+)\)")
+POSIX_CLASS = re.compile(r"\[:(\^?)([a-z]+):\]")
 CLASS_ESCAPE = frozenset("[&~|")
 
 
@@ -74,12 +75,12 @@ def _char_class(pattern: str, i: int) -> tuple[str, int]:
         out.append("\\]")
         j += 1
     while j < len(pattern) and pattern[j] != "]":
-        posix = re.match(r"\[:(\^?)([a-z]+):\]", pattern[j:])
+        posix = POSIX_CLASS.match(pattern, j) if pattern[j] == "[" else None
         if posix:
             if posix.group(1) or posix.group(2) not in POSIX_CLASSES:
                 raise RuleTranslationError(f"POSIX class {posix.group(0)} is not supported")
             out.append(POSIX_CLASSES[posix.group(2)])
-            j += posix.end()
+            j = posix.end()
         elif pattern[j] == "\\":
             piece, j = _escape(pattern, j)
             out.append(piece)
