@@ -30,6 +30,8 @@ graph_app = typer.Typer(help="The team knowledge graph of a running service.", n
 app.add_typer(store_app, name="store")
 app.add_typer(keys_app, name="keys")
 app.add_typer(graph_app, name="graph")
+privacy_app = typer.Typer(help="Masking of secrets and personal data in a store.", no_args_is_help=True)
+app.add_typer(privacy_app, name="privacy")
 console = Console()
 
 DataOption = Annotated[Path | None, typer.Option("--data", help="store folder (default: REVERIE_STORE__URI)")]
@@ -317,6 +319,22 @@ def reembed(
     result = reembed_store(settings.store, make_embedder(embedding))
     console.print(f"re-embedded {result.notes} notes, {result.versions} versions and {result.turns} event vectors: "
                   f"{result.old} -> {result.new}")
+
+
+@privacy_app.command("rescan")
+def privacy_rescan(
+    data: DataOption = None,
+    principal: Annotated[str, typer.Option("--principal", help="who the audit names")] = "admin",
+) -> None:
+    """Re-mask a stopped store with the current rules, re-embed what changed, drop old versions."""
+    from reverie.embed import make_embedder
+    from reverie.rescan import rescan
+
+    settings = with_data(Settings(), data)
+    store = Store.open(settings.store, spec_for(settings.embedding))
+    result = rescan(store, make_embedder(settings.embedding), settings.privacy, principal=principal)
+    counts = ", ".join(f"{name} {n}" for name, n in result.changed.items())
+    console.print(f"re-masked {result.total} rows with {result.rules} (batch {result.batch_id}): {counts}")
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ The tree (HTTP status in brackets, mapped in one place in ``serve/``)::
 
     ReverieError
     ├── ConfigError                 settings or a file they name are wrong          [500 at start-up]
+    │   └── RuleTranslationError    a vendored secret rule's Go regex has no Python form (skipped)
     ├── ValidationError             a record or request field is invalid            [422]
     │   └── PayloadTooLargeError    a body or text is over its size limit           [413]
     ├── NotFoundError               unknown id, or an id the caller may not see     [404]
@@ -40,6 +41,10 @@ class ReverieError(Exception):
 
 class ConfigError(ReverieError):
     code = "config_error"
+
+
+class RuleTranslationError(ConfigError):
+    code = "rule_translation_error"
 
 
 class ValidationError(ReverieError):

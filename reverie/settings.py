@@ -7,12 +7,13 @@ default here, and README.md's settings table lists every field (a test checks it
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Section(BaseModel):
@@ -41,6 +42,18 @@ class PrivacySettings(Section):
     enabled: bool = True
     secrets: bool = True
     personal_data: bool = True
+    phone_regions: Annotated[tuple[str, ...], NoDecode] = ("US", "CA", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "AU")
+
+    @field_validator("phone_regions", mode="before")
+    @classmethod
+    def _regions_from_text(cls, value: object) -> object:
+        """``US,GB,DE`` (or a JSON list) from the environment; codes upper-cased."""
+        if isinstance(value, str):
+            text = value.strip()
+            value = json.loads(text) if text.startswith("[") else [p for p in text.split(",") if p.strip()]
+        if isinstance(value, (list, tuple)):
+            return tuple(str(part).strip().upper() for part in value)
+        return value
 
 
 class CaptureSettings(Section):

@@ -2,7 +2,9 @@
 
 Each row is ``{"text": str, "canaries": [str, ...], "kinds": [str, ...]}``: ``canaries[i]`` is an
 exact substring of ``text`` that must never reach disk, of kind ``kinds[i]`` (the label the masker
-should give it); clean rows have no canaries. ``make_corpus.py`` there regenerates both halves.
+should give it); clean rows have no canaries. ``make_corpus.py`` there regenerates both halves; ``make_world_corpus.py``
+their extension (``<half>_world.jsonl``: many providers' tokens, national formats, prose), which a
+half's rows include.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from pathlib import Path
 from typing import Literal, TypedDict
 
 CORPUS_DIR = Path(__file__).parent / "data" / "privacy"
-PII_KINDS = frozenset({"email", "phone", "card_number", "iban"})
+PII_KINDS = frozenset({
+    "email", "phone", "card_number", "iban", "ssn", "uk_nino", "ca_sin", "fr_nir", "de_tax_id",
+    "aadhaar",
+})
 Half = Literal["dev", "heldout"]
 
 
@@ -23,10 +28,13 @@ class CorpusRow(TypedDict):
 
 
 def load_corpus(half: Half) -> list[CorpusRow]:
-    """The rows of one half, in file order."""
-    path = CORPUS_DIR / f"{half}.jsonl"
-    with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    """The rows of one half, in file order: the original rows, then their extension's."""
+    rows: list[CorpusRow] = []
+    for path in (CORPUS_DIR / f"{half}.jsonl", CORPUS_DIR / f"{half}_world.jsonl"):
+        if path.exists():
+            with path.open(encoding="utf-8") as fh:
+                rows += [json.loads(line) for line in fh if line.strip()]
+    return rows
 
 
 def all_canaries(half: Half | None = None) -> list[str]:

@@ -25,6 +25,7 @@ from reverie.settings import ActorSettings, Settings
 from reverie.store import Store
 from serve.app import build_app
 from serve.auth.keys import KeysFile
+from privacy_corpus import load_corpus
 from serving import served_settings
 
 
@@ -88,6 +89,28 @@ def _burst(stack: Stack, agent: str, requests: int, kill_after: int) -> Burst:
         for future in futures:
             future.result()
     return burst
+
+
+def test_no_held_out_secret_reaches_the_store_through_http_capture(stack: Stack) -> None:
+    """Issue 19: every positive of the held-out privacy corpus, posted to ``POST /v1/events``, is
+    masked before the first write (a byte search of the store's folder after a compaction). It runs
+    before the kill below, on the same stack."""
+    rows = [row for row in load_corpus("heldout") if row["canaries"]]
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    with httpx.Client(base_url=stack.url, headers=headers, timeout=120) as client:
+        for start in range(0, len(rows), 100):
+            body = {"agent_id": "privacy-1", "session_id": f"privacy-{start}", "project": "atlas",
+                    "events": [{"role": "user", "text": row["text"]} for row in rows[start:start + 100]]}
+            answer = client.post("/v1/events", json=body)
+            assert answer.status_code == 202, answer.text
+    store = Store.open(stack.settings.store, spec_for(stack.settings.embedding))
+    assert len(store.events.query(agent_id="privacy-1")) == len(rows), "acknowledged means stored"
+    store.maintenance.compact(force=True)
+    root = Path(stack.settings.store.uri)
+    on_disk = b"".join(p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file())
+    leaked = [kind for row in rows for canary, kind in zip(row["canaries"], row["kinds"], strict=True)
+              if canary.encode() in on_disk]
+    assert leaked == [] and len(rows) >= 200
 
 
 @pytest.mark.parametrize("run", [1, 2, 3])

@@ -6,13 +6,15 @@ The corpus was committed before the detector; the detector was tuned on ``dev`` 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from privacy_corpus import PII_KINDS, CorpusRow, Half, load_corpus
+from privacy_corpus import CORPUS_DIR, PII_KINDS, CorpusRow, Half, load_corpus
 
 from reverie.errors import ValidationError
-from reverie.privacy import Finding, Masked, Masker
+from reverie.privacy import PLACEHOLDER, Finding, Masked, Masker
 from reverie.settings import PrivacySettings
 
 HALVES: list[Half] = ["dev", "heldout"]
@@ -60,9 +62,19 @@ def test_corpus_is_well_formed(name: Half) -> None:
     rows = load_corpus(name)
     planted = [(c, k) for row in rows for c, k in zip(row["canaries"], row["kinds"], strict=True)]
     assert all(c in row["text"] for row in rows for c in row["canaries"])
-    assert {k for _, k in planted} == LABELS
+    assert {k for _, k in planted} >= LABELS
     assert len(planted) >= 50
     assert sum(not row["canaries"] for row in rows) >= 50
+
+
+def test_the_world_extension_of_the_held_out_half_is_large_enough() -> None:
+    """Issue 19: at least 100 positives over 40 providers and kinds, and 100 clean lines."""
+    rows = [json.loads(line) for line in (CORPUS_DIR / "heldout_world.jsonl").read_text().splitlines()]
+    kinds = [k for row in rows for k in row["kinds"]]
+    assert len(kinds) >= 100 and len(set(kinds)) >= 40
+    assert sum(not row["canaries"] for row in rows) >= 100
+    assert {"google_api_key", "huggingface_token", "twilio_api_key", "password", "phone",
+            "ssn"} <= set(kinds)
 
 
 # ---- recall, precision, labels -------------------------------------------------------------------
@@ -74,15 +86,17 @@ def test_no_canary_survives(half: list[tuple[CorpusRow, Masked]]) -> None:
 
 
 def test_no_fragment_of_a_secret_survives(half: list[tuple[CorpusRow, Masked]]) -> None:
-    """No 8-character piece of a secret remains, unless it also occurs outside the canaries."""
+    """No 8-character piece of a secret remains, unless it also occurs outside the canaries (or
+    is a placeholder's label: ``rubygems_…`` becomes ``[SECRET:rubygems_key]``)."""
     leaks = []
     for row, out in half:
+        kept = PLACEHOLDER.sub("\0", out.text)
         context = row["text"]
         for canary in row["canaries"]:
             context = context.replace(canary, "\0")
         for canary, kind in zip(row["canaries"], row["kinds"], strict=True):
             if kind not in PII_KINDS and any(
-                f in out.text and f not in context for f in fragments(canary)
+                f in kept and f not in context for f in fragments(canary)
             ):
                 leaks.append(kind)
     assert leaks == []

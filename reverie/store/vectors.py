@@ -12,7 +12,7 @@ turn) is stored once. Purging an event deletes its vector (``Maintenance.purge``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -32,8 +32,9 @@ class EventVectors:
     def __init__(self, tables: Tables) -> None:
         self._t = tables
 
-    def write(self, keys: Sequence[tuple[str, str]], vectors: np.ndarray) -> int:
-        """Store one vector per ``(agent_id, event_id)`` not stored yet; returns how many were new."""
+    def write(self, keys: Sequence[tuple[str, str]], vectors: np.ndarray, *, replace: bool = False) -> int:
+        """Store one vector per ``(agent_id, event_id)``: only those not stored yet, or every one
+        with ``replace`` (the event's text changed: a rescan); returns how many rows were written."""
         if not keys:
             return 0
         if len(keys) != len(vectors):
@@ -42,8 +43,13 @@ class EventVectors:
             "agent_id": [a for a, _ in keys], "event_id": [e for _, e in keys],
             "vector": [np.asarray(v, np.float32).tolist() for v in vectors],
         }, schema=self._t.schemas["event_vectors"])
-        done = self._t.write("event_vectors", lambda t: t.merge_insert(KEY).when_not_matched_insert_all().execute(data))
-        return int(done.num_inserted_rows)
+
+        def merge(table: Any) -> Any:
+            merging = table.merge_insert(KEY)
+            return (merging.when_matched_update_all() if replace else merging).when_not_matched_insert_all().execute(data)
+
+        done = self._t.write("event_vectors", merge)
+        return int(done.num_inserted_rows) + (int(done.num_updated_rows) if replace else 0)
 
     def of_agent(self, agent_id: str, event_ids: Sequence[str] | None = None) -> dict[str, np.ndarray]:
         """The stored vectors of an agent's events (all, or those of ``event_ids``)."""

@@ -1,0 +1,33 @@
+"""Masking of secrets and personal data before the first write (DESIGN.md §7).
+
+``Masker(settings).mask(text)`` replaces every secret with ``[SECRET:<label>]`` and every piece of
+personal data with ``[PII:<label>]``, and reports each replacement as a :class:`Finding` whose
+offsets point into the original text::
+
+    >>> Masker(PrivacySettings()).mask("mail jane.doe@acme.io").text
+    'mail [PII:email]'
+
+What is found, and by what (one module each):
+
+- ``ruleset``: gitleaks' maintained rule set (about 220 providers' tokens), vendored as data in
+  ``reverie/data/gitleaks/`` and compiled once; ``goregex`` translates its Go regexes;
+- ``plugins``: detect-secrets' regex plugins, beside it;
+- ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
+  credentials in URLs and command lines, bearer headers), each naming the format's documentation;
+- ``prose``: secrets said in prose ("the root password is X", "pw X");
+- ``personal``: e-mail addresses, phone numbers (libphonenumber, in the regions
+  ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
+- ``national``: national identifiers (US SSN, UK NINO, Canadian SIN, French NIR, German
+  Steuer-IdNr, Indian Aadhaar) by shape and checksum.
+
+Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
+Overlapping spans merge into one placeholder labelled by the most specific detector
+(``masker.rank``). Placeholders already in a text are never masked again, and masking is
+idempotent: after a pass, the pieces between placeholders are scanned again until nothing new is
+found, so ``mask(mask(t).text) == mask(t).text`` holds by construction.
+"""
+
+from reverie.privacy.findings import PLACEHOLDER, Category, Finding, Masked
+from reverie.privacy.masker import Masker
+
+__all__ = ["PLACEHOLDER", "Category", "Finding", "Masked", "Masker"]

@@ -1,0 +1,77 @@
+"""What masking finds, and the shape every detector has.
+
+A detector finds :class:`Finding` spans in one piece of text; the masker merges them and writes
+``[<category>:<label>]`` in their place (:mod:`reverie.privacy.masker`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Category = Literal["SECRET", "PII"]
+Span = tuple[int, int]
+
+PLACEHOLDER = re.compile(r"\[(?:SECRET|PII):[a-z0-9_]+\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """``original[start:end]`` was replaced by ``[<category>:<label>]``."""
+
+    category: Category
+    label: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Masked:
+    """The masked text and what was replaced, in order of position."""
+
+    text: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.findings)
+
+
+class Detector(Protocol):
+    """Finds spans in one piece of text; ``triggers`` are lower-case literals one of which must
+    occur in the text for ``find`` to be worth running (empty: always run)."""
+
+    @property
+    def triggers(self) -> tuple[str, ...]: ...
+
+    def find(self, text: str) -> Iterator[Finding]: ...
+
+
+Locate = Callable[[str, re.Match[str]], Span | None]
+
+
+def whole_match(text: str, match: re.Match[str]) -> Span | None:
+    return match.span()
+
+
+def value_group(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("v")
+
+
+@dataclass(frozen=True)
+class PatternDetector:
+    """One compiled regex; ``locate`` picks (and may veto) the span of each match."""
+
+    category: Category
+    label: str
+    pattern: re.Pattern[str]
+    triggers: tuple[str, ...] = ()
+    locate: Locate = whole_match
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for match in self.pattern.finditer(text):
+            span = self.locate(text, match)
+            if span is not None and span[0] < span[1]:
+                yield Finding(self.category, self.label, *span)

@@ -1,0 +1,138 @@
+"""The masker: runs every detector, merges what they find, writes the placeholders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import phonenumbers
+
+from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span
+from reverie.privacy.national import national_id_detectors
+from reverie.privacy.own_rules import own_secret_detectors
+from reverie.privacy.personal import personal_data_detectors
+from reverie.privacy.plugins import plugin_detectors
+from reverie.privacy.prose import prose_secret_detectors
+from reverie.privacy.ruleset import load_ruleset
+from reverie.settings import PrivacySettings
+
+#: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
+#: any provider's label (rank 10), then the generic secret kinds, then personal data.
+FIRST = ("private_key", "jwt")
+GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
+PERSONAL = ("iban", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "de_tax_id", "aadhaar",
+            "email", "phone")
+RANK = {**{label: i for i, label in enumerate(FIRST)},
+        **{label: 20 + i for i, label in enumerate(GENERIC)},
+        **{label: 40 + i for i, label in enumerate(PERSONAL)}}
+
+
+def rank(label: str) -> int:
+    return RANK.get(label, 10)
+
+
+def secret_detectors() -> tuple[Detector, ...]:
+    return (load_ruleset(), *plugin_detectors(), *own_secret_detectors(), *prose_secret_detectors())
+
+
+def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:
+    unknown = sorted(set(regions) - phonenumbers.SUPPORTED_REGIONS)
+    if unknown:
+        raise ConfigError(
+            f"REVERIE_PRIVACY__PHONE_REGIONS names unknown regions {unknown}; use ISO 3166-1 "
+            "alpha-2 codes libphonenumber knows, e.g. US,GB,DE", field="phone_regions",
+        )
+    return tuple(regions)
+
+
+class Masker:
+    """Masks secrets and personal data. Build one per process from the settings and share it: it
+    holds only immutable, compiled detectors."""
+
+    def __init__(self, settings: PrivacySettings) -> None:
+        detectors: tuple[Detector, ...] = ()
+        self._rules_version = "none"
+        if settings.enabled and settings.secrets:
+            detectors += secret_detectors()
+            self._rules_version = f"gitleaks {load_ruleset().version}"
+        if settings.enabled and settings.personal_data:
+            detectors += personal_data_detectors(checked_regions(settings.phone_regions))
+            detectors += national_id_detectors()
+        self._detectors = detectors
+
+    def mask(self, text: str) -> Masked:
+        """Replace every secret and piece of personal data in ``text`` by a typed placeholder."""
+        if not isinstance(text, str):
+            raise ValidationError(
+                f"text to mask must be a str, got {type(text).__name__}; decode bytes first",
+                field="text",
+            )
+        findings = self._scan(text) if self._detectors else []
+        return Masked(apply(text, findings), tuple(findings))
+
+    def mask_many(self, texts: Iterable[str]) -> list[Masked]:
+        return [self.mask(text) for text in texts]
+
+    def mask_text(self, text: str) -> str:
+        return self.mask(text).text
+
+    @property
+    def rules_version(self) -> str:
+        """The maintained rule set in use, e.g. ``gitleaks 8.30.1`` (``none`` with secrets off)."""
+        return self._rules_version
+
+    def _scan(self, text: str) -> list[Finding]:
+        """Detect in the gaps between placeholders; rescan the pieces of every gap that had a
+        finding until none has, so the result is a fixed point (idempotence)."""
+        found: list[Finding] = []
+        todo = gaps(0, len(text), [m.span() for m in PLACEHOLDER.finditer(text)])
+        while todo:
+            next_todo: list[Span] = []
+            for start, end in todo:
+                new = self._detect(text, start, end)
+                found.extend(new)
+                next_todo += gaps(start, end, [(f.start, f.end) for f in new]) if new else []
+            todo = next_todo
+        return sorted(found, key=lambda f: f.start)
+
+    def _detect(self, text: str, start: int, end: int) -> list[Finding]:
+        segment = text[start:end]
+        lowered = segment.lower()
+        raw = [
+            Finding(f.category, f.label, f.start + start, f.end + start)
+            for detector in self._detectors
+            if not detector.triggers or any(t in lowered for t in detector.triggers)
+            for f in detector.find(segment)
+        ]
+        return merge(raw)
+
+
+def gaps(start: int, end: int, spans: Sequence[Span]) -> list[Span]:
+    """The non-empty pieces of ``[start, end)`` outside the sorted, disjoint ``spans``."""
+    pieces, position = [], start
+    for span_start, span_end in spans:
+        if span_start > position:
+            pieces.append((position, span_start))
+        position = max(position, span_end)
+    return pieces + [(position, end)] if position < end else pieces
+
+
+def merge(findings: list[Finding]) -> list[Finding]:
+    """Union overlapping spans; the merged span takes the best-ranked label among its parts."""
+    merged: list[Finding] = []
+    for f in sorted(findings, key=lambda f: (f.start, -f.end)):
+        last = merged[-1] if merged else None
+        if last is None or f.start >= last.end:
+            merged.append(f)
+            continue
+        best = last if rank(last.label) <= rank(f.label) else f
+        merged[-1] = Finding(best.category, best.label, last.start, max(last.end, f.end))
+    return merged
+
+
+def apply(text: str, findings: Sequence[Finding]) -> str:
+    parts, position = [], 0
+    for f in findings:
+        parts += [text[position:f.start], f"[{f.category}:{f.label}]"]
+        position = f.end
+    return "".join(parts) + text[position:]

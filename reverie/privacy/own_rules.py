@@ -1,0 +1,129 @@
+"""Our own secret patterns, for what neither gitleaks' rule set (:mod:`reverie.privacy.ruleset`)
+nor detect-secrets' plugins cover: PEM and PuTTY private-key blocks over many lines (also
+JSON-escaped), AWS secret keys by their key name, ``password = ...`` assignments in code, config
+and env files, credentials in URLs and command lines, bearer headers, and legacy OpenAI keys.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.privacy.findings import Detector, Locate, PatternDetector, Span, value_group, whole_match
+from reverie.privacy.values import bare_secret, literal_secret, random_like, without_open_closers
+
+# RFC 7468 (textual encodings: PEM) and OpenSSH PROTOCOL.key; JSON escapes as in GCP key files.
+PEM_BODY = r"(?:[A-Za-z0-9+/=\s:,.\-]|\\[rn])"
+PRIVATE_KEY_BLOCK = re.compile(
+    r"-----BEGIN (?P<kind>[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?)-----"
+    rf"(?:{PEM_BODY}*?-----END (?P=kind)-----|{PEM_BODY}*)"
+)
+# PuTTY's PPK file format (PuTTY manual, appendix C).
+PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?Private-MAC: [0-9a-fA-F]+", re.DOTALL)
+# OpenAI API keys, legacy 'sk-' and project/service-account forms (platform.openai.com docs).
+OPENAI_KEY = re.compile(r"(?<![\w-])sk-(?:(?:proj|svcacct|admin)-)?(?P<v>[A-Za-z0-9_\-]{20,})")
+# Stripe webhook signing secrets (docs.stripe.com/webhooks): gitleaks has the API keys only.
+STRIPE_WEBHOOK_SECRET = re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,}")
+# New Relic user API keys (docs.newrelic.com, "API keys"): "NRAK-" and 27 characters. gitleaks
+# has the rule only after a "newrelic = " assignment; the prefix alone is distinctive.
+NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
+# Doppler token formats (docs.doppler.com, "Token formats"): gitleaks knows personal tokens only.
+DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b")
+# AWS secret access keys: 40 base64 characters, found by their key name (AWS IAM user guide).
+AWS_SECRET = re.compile(
+    r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
+    r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+# RFC 6750 bearer tokens and RFC 7617 basic credentials in Authorization headers.
+BEARER = re.compile(
+    r"(?i)(?:\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*(?:bearer|token|basic)"
+    r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
+)
+# RFC 3986 section 3.2.1: userinfo in a URI.
+URL_CREDENTIALS = re.compile(
+    r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
+)
+SECRET_KEYWORD = (
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|secret|token"
+    r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
+    r"[_\-]?key"
+)
+# key = value in code, env files (dotenv), YAML, INI, JSON and connection strings.
+ASSIGNMENT = re.compile(
+    rf"(?i)(?<![\w.\-])(?P<dash>--?)?(?P<key>[\w.\-]*?(?:{SECRET_KEYWORD}))[\"'`]?\]?"
+    r"(?P<sep>[ \t]*(?::=|=>|==?|:)[ \t]*|(?(dash)[ \t]+|(?!)))"
+    r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|`(?P<bq>[^`\n]{1,256})`"
+    r"|(?P<bare>(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$)){1,256}))"
+)
+# curl(1) -u/--user user:password.
+CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:gid
+    r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+[\"']?(?P<v>[^\s:\"']+:(?P<pw>[^\s\"']+))"
+)
+# mysql(1) -pPASSWORD (MySQL reference manual, command options).
+MYSQL_PASSWORD = re.compile(r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?P<v>[^\s'\"]{4,})")
+# <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
+XML_SECRET = re.compile(
+    rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
+)
+SECRET_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
+
+
+def random_value(text: str, match: re.Match[str]) -> Span | None:
+    return match.span() if random_like(match.group("v")) else None
+
+
+def private_key_span(text: str, match: re.Match[str]) -> Span | None:
+    """The whole block; a block cut off before its END line stops at its last key character."""
+    body = match.group(0)
+    while body.endswith(("\\n", "\\r")) or body[-1:].isspace():
+        body = body[:-2] if body.endswith(("\\n", "\\r")) else body[:-1]
+    return match.start(), match.start() + len(body)
+
+
+def bearer_span(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.span("v")
+    end = start + len(text[start:end].rstrip("."))
+    value = text[start:end]
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    digit = any(ch.isdigit() for ch in value)
+    return (start, end) if len(value) >= 16 and (mixed or digit) else None
+
+
+def credentials_span(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("v") if literal_secret(match.group("pw")) else None
+
+
+def assignment_span(text: str, match: re.Match[str]) -> Span | None:
+    """The value of ``key = value`` (or ``--key value``), if it looks like a literal secret."""
+    for group in ("dq", "sq", "bq"):
+        if match.group(group) is not None:
+            return match.span(group) if literal_secret(match.group(group)) else None
+    start, value = match.start("bare"), without_open_closers(match.group("bare"))
+    return (start, start + len(value)) if bare_secret(value) else None
+
+
+def literal_value(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("v") if literal_secret(match.group("v")) else None
+
+
+def own_secret_detectors() -> tuple[Detector, ...]:
+    def secret(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
+               locate: Locate = whole_match) -> PatternDetector:
+        return PatternDetector("SECRET", label, pattern, triggers, locate)
+
+    return (
+        secret("private_key", PRIVATE_KEY_BLOCK, ("private key",), private_key_span),
+        secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
+        secret("openai_key", OPENAI_KEY, ("sk-",), random_value),
+        secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
+        secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
+        secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
+        secret("aws_secret", AWS_SECRET, ("secret",), value_group),
+        secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
+        secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
+        secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
+        secret("password", MYSQL_PASSWORD, ("mysql",), literal_value),
+        secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
+        secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
+    )
+
+

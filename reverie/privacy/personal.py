@@ -1,0 +1,159 @@
+"""Personal data: e-mail addresses, phone numbers (libphonenumber, through ``phonenumbers``), payment
+card numbers and IBANs (``python-stdnum``'s Luhn and IBAN checks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import phonenumbers
+from stdnum import iban as stdnum_iban
+from stdnum import luhn
+
+from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
+
+EMAIL = re.compile(
+    r"(?<![\w.%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-']{0,63}@"
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w\-])"
+)
+
+
+def email_span(text: str, match: re.Match[str]) -> Span | None:
+    """Not the ``user@host`` of a URL, nor scp-style ``git@github.com:org/repo``."""
+    after = text[match.end():match.end() + 2]
+    if len(after) == 2 and after[0] == ":" and not after[1].isspace():
+        return None
+    before = text[max(0, match.start() - 256):match.start()]
+    token = before.split()[-1] if before and not before[-1].isspace() else ""
+    return None if "://" in token else match.span()
+
+
+# ---- phone numbers ---------------------------------------------------------------------------------
+
+PHONE_CANDIDATE = re.compile(  # digits with at most one separator between two of them
+    r"(?<![\w+.\-/#])(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/]|[.:]\d)"
+)
+PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
+PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
+NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
+
+
+@dataclass(frozen=True)
+class PhoneDetector:
+    """Candidates by shape, kept when libphonenumber calls them valid: ``+``/``00`` numbers in any
+    region; national numbers in each configured region, written with its trunk prefix (``0``) or,
+    in North America, in the usual 3-3-4 grouping."""
+
+    regions: tuple[str, ...]
+    triggers: tuple[str, ...] = ()
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for match in PHONE_CANDIDATE.finditer(text):
+            start, candidate = match.start(), match.group(0)
+            if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
+                start, candidate = start + 1, candidate[1:]
+            if self.is_phone(candidate):
+                yield Finding("PII", "phone", start, start + len(candidate))
+
+    def is_phone(self, candidate: str) -> bool:
+        digits = "".join(ch for ch in candidate if ch.isdigit())
+        if not 7 <= len(digits) <= 15 or PHONE_BAD_SEPARATORS.search(candidate.replace(") ", ")")):
+            return False
+        if candidate.count("(") != candidate.count(")"):
+            return False
+        if candidate.startswith(("+", "00")):
+            international = "+" + candidate[2:] if candidate.startswith("00") else candidate
+            return possible_number(international, None)
+        return phone_grouping(candidate) and any(
+            self.valid_national(candidate, digits, region) for region in self.regions)
+
+    @staticmethod
+    def valid_national(candidate: str, digits: str, region: str) -> bool:
+        prefix = national_prefix(region)
+        if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
+            return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
+        return bool(prefix) and digits.startswith(prefix) and valid_number(candidate, region)
+
+
+def phone_grouping(candidate: str) -> bool:
+    """A national number, not a date (``03/04/2024``) nor an ISBN (``0-306-40615-2``): no one-digit
+    group after the first, and a slash only after a trunk-prefixed area code (``0176/12345678``).
+    (International numbers have one-digit groups: ``+33 6 12 34 56 78``.)"""
+    groups = re.split(r"[ \-./()]+", candidate.strip("()+"))
+    if any(len(g) == 1 for g in groups[1:]):
+        return False
+    return "/" not in candidate or PHONE_SLASH.fullmatch(candidate) is not None
+
+
+def national_prefix(region: str) -> str:
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    return (metadata.national_prefix or "") if metadata else ""
+
+
+def possible_number(candidate: str, region: str | None) -> bool:
+    """The length fits the country's plan: for shapes that already say "phone" (``+``, 3-3-4)."""
+    try:
+        return phonenumbers.is_possible_number(phonenumbers.parse(candidate, region))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+def valid_number(candidate: str, region: str | None) -> bool:
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(candidate, region))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+# ---- cards and IBANs -------------------------------------------------------------------------------
+
+CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
+# Issuer identification numbers of the major schemes (ISO/IEC 7812; Visa, Mastercard incl. the 2-series,
+# Amex, Diners, Discover, JCB, UnionPay, Maestro).
+CARD_PREFIX = re.compile(
+    r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35"
+)
+IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}")
+
+
+def card_span(text: str, match: re.Match[str]) -> Span | None:
+    """The longest run of leading groups that forms a card number (prefix, length, Luhn)."""
+    groups = re.split(r"[ \-]", match.group(0))
+    separators = set(re.findall(r"[ \-]", match.group(0)))
+    if len(groups) > 1 and (len(groups[0]) != 4 or len(separators) > 1):
+        return None
+    for count in range(len(groups), 0, -1):
+        digits = "".join(groups[:count])
+        shape_ok = count == 1 or all(3 <= len(g) <= 6 for g in groups[:count])
+        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits):
+            return match.start(), match.start() + len(" ".join(groups[:count]))
+    return None
+
+
+def card_number_valid(digits: str) -> bool:
+    return CARD_PREFIX.match(digits) is not None and luhn.is_valid(digits)
+
+
+def iban_span(text: str, match: re.Match[str]) -> Span | None:
+    """The longest prefix that stdnum calls a valid IBAN (country length and format, mod 97); the
+    national check digits inside the BBAN are not required, a mistyped account is still one."""
+    candidate = match.group(0)
+    ends = [i + 1 for i, ch in enumerate(candidate) if ch != " "]
+    for end in reversed(ends[14:]):
+        if stdnum_iban.is_valid(candidate[:end], check_country=False) and not text[match.start() + end:][:1].isalnum():
+            return match.start(), match.start() + end
+    return None
+
+
+def personal_data_detectors(phone_regions: Sequence[str]) -> tuple[Detector, ...]:
+    def pii(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
+            locate: Locate = whole_match) -> PatternDetector:
+        return PatternDetector("PII", label, pattern, triggers, locate)
+
+    return (
+        pii("email", EMAIL, ("@",), email_span),
+        PhoneDetector(tuple(phone_regions)),
+        pii("card_number", CARD, (), card_span),
+        pii("iban", IBAN, (), iban_span),
+    )

@@ -1,0 +1,57 @@
+"""Checks on a candidate value: does it look like a key, a literal secret, or a word?"""
+
+from __future__ import annotations
+
+import re
+
+HEX_DIGITS = frozenset("0123456789abcdef")
+NOT_SECRETS = frozenset({
+    "none", "null", "nil", "true", "false", "undefined", "required", "optional", "string", "str",
+    "bytes", "bool", "secretstr", "password", "passwd", "secret", "token", "redacted", "hidden",
+    "masked", "empty", "filtered",
+})
+PLACEHOLDER_VALUE = re.compile(
+    r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
+    r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?)\s*",
+    re.IGNORECASE,
+)
+CODE_REFERENCE = re.compile(  # settings.KEY, os.environ[..., secrets.token_hex(16), cache_key(a, b)
+    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|$)|[A-Za-z_]\w*[\[(]"
+)
+OPENER_OF = {")": "(", "]": "[", "}": "{"}
+
+
+def random_like(value: str) -> bool:
+    """Digits among letters, and mixed case or hex: how keys look, and how words do not."""
+    digits = sum(ch.isdigit() for ch in value)
+    if digits < 2 or digits == len(value):
+        return False
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return mixed or all(ch in HEX_DIGITS for ch in value.lower() if ch.isalnum())
+
+
+def literal_secret(value: str) -> bool:
+    """A quoted value assigned to a secret-named key, unless it is a placeholder or reference."""
+    stripped = value.strip()
+    if len(stripped) < 4 or stripped.lower() in NOT_SECRETS:
+        return False
+    return PLACEHOLDER_VALUE.fullmatch(stripped) is None
+
+
+def bare_secret(value: str) -> bool:
+    """An unquoted value: not code, a path or a type name; has a digit or a symbol, or is long."""
+    if len(value) < 6 or not literal_secret(value):
+        return False
+    if CODE_REFERENCE.match(value) or value.startswith(("/", "./", "~/", "$", "%", "{")):
+        return False
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
+    digit = any(ch.isdigit() for ch in value)
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return digit or symbol or (mixed and len(value) >= 12)
+
+
+def without_open_closers(value: str) -> str:
+    """Drop closing brackets at the end that close something outside the value: ``f(pw=x1)``."""
+    while value[-1:] in OPENER_OF and value.count(value[-1]) > value.count(OPENER_OF[value[-1]]):
+        value = value[:-1]
+    return value
