@@ -13,7 +13,8 @@ from conftest import ROOT
 
 PACKAGE_ROOTS = ("reverie", "actors", "mining", "serve", "launcher")
 DATA_FILES = (
-    "reverie/py.typed", "reverie/data/fleet_sample.json", "serve/config.yaml", "serve/ui/index.html",
+    "reverie/py.typed", "reverie/data/fleet_sample.json", "reverie/data/gitleaks/gitleaks.toml",
+    "reverie/data/gitleaks/LICENSE", "serve/config.yaml", "serve/ui/index.html",
     "serve/ui/assets/explorer.js", "serve/ui/assets/vendor/cytoscape-3.35.0.esm.min.mjs",
 )
 
