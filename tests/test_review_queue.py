@@ -57,7 +57,8 @@ def test_approval_promotes_the_pattern_is_audited_and_can_be_rolled_back(store: 
     audit = store.notes.history(pattern_id).audit[-1]
     assert (audit.action, audit.principal, audit.reason) == ("approve", "rev1", "seen it too")
     assert store.batches.get(audit.batch_id).kind == "edit"  # type: ignore[arg-type]
-    assert TeamGraph.load(store, "atlas").graph.nodes[f"pattern:{pattern_id}"]["status"] == "active"
+    node = TeamGraph.load(store, "atlas").graph.nodes[f"pattern:{pattern_id}"]
+    assert node["status"] == "active" and node["name"]  # the decision keeps the cluster's name
     with pytest.raises(ConflictError):
         queue.decide(item_id, "reject", reason="changed my mind", principal="rev2", at=clock.now())
     again = mine(store, clock)  # an approved single-agent pattern stays active and is not asked again
