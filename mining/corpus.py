@@ -8,12 +8,14 @@ rule lets it wait (``mining.patterns.blockers``). They never count as evidence o
 Personal preferences are not among them: a preference is the owner's own (seed 000's layered
 library: "personal preferences: visible only to the owning agent"), so it never becomes team
 experience, however many agents' users happen to share it. Lessons, procedures, constraints and
-verified facts of personal scope are what mining generalises.
+verified facts are clustered; only a cluster that is mostly lessons can become a pattern
+(``mining.patterns``): the rest is module knowledge, one module note.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -45,7 +47,7 @@ class Eligible:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def column(self, name: str, note_ids: Sequence[str]) -> list:
+    def column(self, name: str, note_ids: Sequence[str]) -> list[Any]:
         """One column's values for ``note_ids`` (all eligible), in that order."""
         values = self._table[name].to_pylist()
         return [values[self.index[n]] for n in note_ids]
