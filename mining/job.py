@@ -196,10 +196,11 @@ class MiningJob:
                 centroid = vectors[kept].mean(axis=0)
                 keys.append(ClusterKey(f"c{label:05d}", frozenset(ids), centroid / max(np.linalg.norm(centroid), 1e-12)))
         matched = match_patterns(keys, self._known_patterns(state.project), self.settings.pattern_merge_similarity)
+        every, shared = names.for_reader(personal=True), names.for_reader(personal=False)
         clusters = [
             PlannedCluster(key=k.key, label=int(k.key[1:]), members=sorted(k.members),
                            pattern_id=matched.get(k.key) or pattern_id_for(state.project, k.members),
-                           name=names.of(int(k.key[1:]), personal=True), shared_name=names.of(int(k.key[1:]), personal=False))
+                           name=every.get(int(k.key[1:])), shared_name=shared.get(int(k.key[1:])))
             for k in keys
         ]
         clustered = {m for c in clusters for m in c.members}

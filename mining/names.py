@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
 NAME_WORDS = 3
@@ -37,9 +36,12 @@ class ClusterNames:
     names: list[str | None]
     shared: list[str | None]
 
+    def for_reader(self, *, personal: bool) -> dict[int, str | None]:
+        """Label -> the name a reader may see (``personal``: a reader of personal notes)."""
+        return dict(zip(self.labels, self.names if personal else self.shared, strict=True))
+
     def of(self, label: int, *, personal: bool) -> str | None:
-        table = dict(zip(self.labels, self.names if personal else self.shared, strict=True))
-        return table.get(label)
+        return self.for_reader(personal=personal).get(label)
 
 
 def class_names(documents: Mapping[int, Sequence[str]], size: int = NAME_WORDS) -> dict[int, str]:
@@ -49,25 +51,24 @@ def class_names(documents: Mapping[int, Sequence[str]], size: int = NAME_WORDS) 
     """
     labels = sorted(k for k, texts in documents.items() if texts)
     joined = [" ".join(documents[k]) for k in labels]
-    if not any(_has_words(text) for text in joined):
-        return {}
     vectorizer = CountVectorizer(stop_words="english", token_pattern=_TOKENS, lowercase=True)
+    analyse = vectorizer.build_analyzer()
+    if not any(analyse(text) for text in joined):  # only stop words: no vocabulary to weigh
+        return {}
     counts = vectorizer.fit_transform(joined)
-    weights = TfidfTransformer(norm=None, sublinear_tf=True).fit_transform(counts).toarray()
+    weights = TfidfTransformer(norm=None, sublinear_tf=True).fit_transform(counts).tocsr()  # sparse: classes x words
     words = vectorizer.get_feature_names_out()
     names = {}
     for row, label in enumerate(labels):
         if label == NOISE:
             continue
-        picked = [words[j] for j in sorted(np.flatnonzero(weights[row] > 0), key=lambda j: (-round(weights[row, j], 9), words[j]))]
+        start, end = weights.indptr[row], weights.indptr[row + 1]
+        scored = sorted(zip(weights.data[start:end].tolist(), weights.indices[start:end].tolist(), strict=True),
+                        key=lambda pair: (-round(pair[0], 9), words[pair[1]]))
+        picked = [str(words[j]) for weight, j in scored if weight > 0][:size]
         if picked:
-            names[label] = ", ".join(picked[:size])
+            names[label] = ", ".join(picked)
     return names
-
-
-def _has_words(text: str) -> bool:
-    analyse = CountVectorizer(stop_words="english", token_pattern=_TOKENS).build_analyzer()
-    return bool(analyse(text))
 
 
 def name_clusters(labels: Sequence[int], statements: Sequence[str], personal: Sequence[bool]) -> ClusterNames:

@@ -200,13 +200,14 @@ class Mining:
         stored = fits.map(project)
         if stored is None:
             return []
-        names = fits.names(project)
+        stored_names = fits.names(project)
+        names = stored_names.for_reader(personal=personal) if stored_names is not None else {}
         live = self._store.notes.frame(NoteFilter(**{**ELIGIBLE.__dict__, "project": project}), columns=["scope"])
         scopes = dict(zip(live["note_id"].to_pylist(), live["scope"].to_pylist(), strict=True))
         patterns = self._supported(project)
         return [
             MapPoint(note_id=n, x=float(x), y=float(y), cluster=int(c), pattern_id=patterns.get(n), scope=scopes[n],
-                     name=names.of(int(c), personal=personal) if names is not None else None)
+                     name=names.get(int(c)))
             for n, x, y, c in zip(stored.note_ids, stored.x, stored.y, stored.labels, strict=True)
             if n in scopes
         ]
