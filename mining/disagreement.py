@@ -3,7 +3,11 @@
 A cluster that passed the topic test (every member close to its medoid) is one claim, so its notes
 are of one *slot* unless they say otherwise: two notes that both carry the consolidation's ``slot``
 key are of one slot only when the keys are equal, and statements naming different things by number
-("pool 1" / "pool 2", read by ``reverie.statements``) are never of one slot. Two notes of one slot
+("pool 1" / "pool 2", read by ``reverie.statements``) are never of one slot. Without slot keys
+the cluster stands in for consolidation's value-masked neighbourhood: its members were embedded
+with their values, but MiniLM barely moves for a changed number, so the medoid test already groups
+the wordings of one slot, and re-embedding masked statements would need the model inside the
+mining task. Two notes of one slot
 disagree when they state different values of the same kind ("restart after 1000 jobs" against
 "after 200 jobs", "timeout 30 s" against "timeout 60 s", one asserting a value the other rejects,
 the same ``key=value`` setting with another value), read by ``reverie.conflicts``. This is what
