@@ -1,15 +1,21 @@
 """The notes a mining run clusters: a project's personal and module notes that are active or
-candidates (never quarantined, never patterns or open questions), with their vectors.
+candidates, superseded or open questions (never quarantined, never patterns), with their vectors.
+
+Superseded notes and open questions are clustered so that the cluster they fall in knows it: a
+claim one of whose notes was overturned or is disputed is not settled experience, and the promotion
+rule lets it wait (``mining.patterns.blockers``). They never count as evidence of a pattern.
 
 Personal preferences are not among them: a preference is the owner's own (seed 000's layered
 library: "personal preferences: visible only to the owning agent"), so it never becomes team
 experience, however many agents' users happen to share it. Lessons, procedures, constraints and
-verified facts of personal scope are what mining generalises.
+verified facts are clustered; only a cluster that is mostly lessons can become a pattern
+(``mining.patterns``): the rest is module knowledge, one module note.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -19,8 +25,8 @@ from reverie.store import NoteFilter, Store
 from reverie.store.rows import note_from_row, rows
 
 ELIGIBLE = NoteFilter(
-    statuses=["active", "candidate"],
-    extra=["type NOT IN ('pattern', 'open_question')", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')",
+    statuses=["active", "candidate", "superseded"],
+    extra=["type != 'pattern'", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')",
            "NOT (scope LIKE 'personal:%' AND type = 'preference')"],
 )
 
@@ -40,6 +46,11 @@ class Eligible:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def column(self, name: str, note_ids: Sequence[str]) -> list[Any]:
+        """One column's values for ``note_ids`` (all eligible), in that order."""
+        values = self._table[name].to_pylist()
+        return [values[self.index[n]] for n in note_ids]
 
     def note(self, note_id: str) -> Note:
         return self.notes([note_id])[note_id]

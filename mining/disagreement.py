@@ -1,17 +1,24 @@
-"""Conflicts inside a cluster: two notes about the same subject that disagree.
+"""Conflicts inside a cluster: two notes of one slot that disagree.
 
-They disagree when their polarities differ (one says do, the other says don't) or when both state
-values (numbers, quoted or backticked literals) and the values differ ("timeout 30 s" against
-"timeout 60 s"), unless the numbers name different things ("pool 1" / "pool 2", read by
-``reverie.statements``). Notes about different subjects never conflict, whatever their wording.
+A cluster that passed the topic test (every member close to its medoid) is one claim, so its notes
+are of one *slot* unless they say otherwise: two notes that both carry the consolidation's ``slot``
+key are of one slot only when the keys are equal, and statements naming different things by number
+("pool 1" / "pool 2", read by ``reverie.statements``) are never of one slot. Without slot keys
+the cluster stands in for consolidation's value-masked neighbourhood: its members were embedded
+with their values, but MiniLM barely moves for a changed number, so the medoid test already groups
+the wordings of one slot, and re-embedding masked statements would need the model inside the
+mining task. Two notes of one slot
+disagree when they state different values of the same kind ("restart after 1000 jobs" against
+"after 200 jobs", "timeout 30 s" against "timeout 60 s", one asserting a value the other rejects,
+the same ``key=value`` setting with another value), read by ``reverie.conflicts``. This is what
+lets a stale note and its paraphrased correction, whatever their subjects, stop a promotion.
 
-Why not ``reverie.conflicts`` (the detector consolidation uses, which reads polarity, values,
-choices and options from the text): a cluster is a group of paraphrases, and on the planted
-paraphrase groups of the tests (180 pairs that agree) it flagged 39 pairs as contradictions,
-mostly by reading a negation into one wording of the same advice ("Never store local times" /
-"Store every timestamp in UTC"); this detector flags none. A conflict stops a promotion and asks a
-human, so mining wants the precise signal: the polarity consolidation already decided for each
-note, and stated values.
+Polarity (one says do, the other says don't) counts only between notes carrying the same slot key.
+Read from the wording, polarity differs between paraphrases of one piece of advice: on the planted
+paraphrase groups of the tests (180 pairs that agree) 32 pairs differ in polarity ("Never store
+local times" / "Store every timestamp in UTC"), while the value reading flags 3 (all in one
+preference group, "under 400 lines" / "a few hundred lines"). The choice and option readings of
+``reverie.conflicts`` are left out for the same reason: a conflict stops a promotion and asks a human.
 """
 
 from __future__ import annotations
@@ -20,11 +27,12 @@ import re
 from collections.abc import Sequence
 from itertools import combinations
 
+from reverie.conflicts import conflict_between
 from reverie.records import Note
-from reverie.statements import identifiers
+from reverie.statements import read
 
-_VALUE = re.compile(r"`[^`]+`|\"[^\"]+\"|'[^']+'|\b\d+(?:[.,]\d+)*\b")
 _SPACE = re.compile(r"[^a-z0-9]+")
+_VALUE_KINDS = frozenset({"value", "setting"})
 
 
 def subject_key(subject: str) -> str:
@@ -32,32 +40,29 @@ def subject_key(subject: str) -> str:
     return _SPACE.sub(" ", subject.lower()).strip()
 
 
-def values(statement: str) -> frozenset[str]:
-    return frozenset(v.strip("`\"'").lower() for v in _VALUE.findall(statement))
+def slot_of(note: Note) -> str | None:
+    """The consolidation's slot key of a note, where the store has one."""
+    return getattr(note, "slot", None) or None
+
+
+def same_slot(a: Note, b: Note) -> bool:
+    left, right = slot_of(a), slot_of(b)
+    if left is not None and right is not None and left != right:
+        return False
+    first, second = read(a.statement).identifiers, read(b.statement).identifiers
+    return not (first and second and first != second)
 
 
 def disagree(a: Note, b: Note) -> bool:
-    if subject_key(a.subject) != subject_key(b.subject):
+    if not same_slot(a, b):
         return False
-    if a.polarity != b.polarity:
+    if a.polarity != b.polarity and slot_of(a) is not None and slot_of(a) == slot_of(b):
         return True
-    left, right = values(a.statement), values(b.statement)
-    return bool(left and right and left != right) and not _other_things(a.statement, b.statement)
-
-
-def _other_things(a: str, b: str) -> bool:
-    """Both name things by number, not the same ones ("pool 1" / "pool 2"): no contradiction."""
-    first, second = identifiers(a), identifiers(b)
-    return bool(first) and bool(second) and first != second
+    found = conflict_between(read(a.statement), read(b.statement))
+    return found is not None and found.kind in _VALUE_KINDS
 
 
 def conflicts(notes: Sequence[Note]) -> list[tuple[str, str]]:
     """Every disagreeing pair, each as (smaller id, larger id), sorted."""
-    by_subject: dict[str, list[Note]] = {}
-    for note in sorted(notes, key=lambda n: n.note_id):
-        by_subject.setdefault(subject_key(note.subject), []).append(note)
-    pairs = [
-        (a.note_id, b.note_id)
-        for group in by_subject.values() for a, b in combinations(group, 2) if disagree(a, b)
-    ]
-    return sorted(pairs)
+    ordered = sorted(notes, key=lambda n: n.note_id)
+    return [(a.note_id, b.note_id) for a, b in combinations(ordered, 2) if disagree(a, b)]

@@ -1,7 +1,8 @@
-"""The last fit of each project: its pickled topic model and the 2-D map of its notes.
+"""The last fit of each project: its pickled topic model, the 2-D map of its notes and the names of
+its clusters (``mining.names``: one for readers of every note, one for readers of shared notes).
 
-Both are caches of a computation, not knowledge: one row per project in ``mining_models`` and one in
-``mining_maps``, each replaced whole in a single commit (never half-written). The model row lists
+All are caches of a computation, not knowledge: one row per project in ``mining_models``, one in
+``mining_maps`` and one in ``mining_names``, each replaced whole in a single commit (never half-written). The model row lists
 every note the model has placed (fitted or assigned later) with its label, so an incremental run
 knows which notes are new and which notes form each cluster.
 """
@@ -14,6 +15,7 @@ from datetime import datetime
 import numpy as np
 import pyarrow as pa
 
+from mining.names import ClusterNames
 from mining.topics import TopicModel
 from reverie.store import Store, sql_str
 from reverie.store.rows import rows
@@ -76,6 +78,20 @@ class Fits:
             "labels": points.labels.astype(np.int32).tolist(),
         }
         self._upsert("mining_maps", row)
+
+    def names(self, project: str) -> ClusterNames | None:
+        found = rows(self._t.read("mining_names", f"project = {sql_str(project)}"))
+        if not found:
+            return None
+        row = found[0]
+        return ClusterNames(list(row["labels"]), list(row["names"]), list(row["shared_names"]))
+
+    def save_names(self, project: str, fit_id: str, at: datetime, names: ClusterNames) -> None:
+        row = {
+            "project": project, "fit_id": fit_id, "updated_at": at, "labels": names.labels,
+            "names": names.names, "shared_names": names.shared,
+        }
+        self._upsert("mining_names", row)
 
     def _upsert(self, name: str, row: dict) -> None:
         data = pa.Table.from_pylist([row], schema=self._t.schemas[name])

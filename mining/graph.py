@@ -14,7 +14,8 @@ Nodes (``kind``): pattern, note, subject, agent, session, module, project. Edges
 Every node and edge has ``valid_from`` and ``invalid_at`` (ISO times; ``invalid_at`` empty while
 valid): elements are invalidated, never deleted. Node ids are ``<kind>:<key>``; edge ids are
 ``<kind>|<source>|<target>``. Note nodes carry no statement (personal notes stay private); the
-pattern nodes carry theirs. Rows live in the ``graph_nodes`` / ``graph_edges`` ledgers: a mining
+pattern nodes carry theirs and the ``name`` of their cluster (``mining.names``), the one the reader
+may see (``TeamGraph.for_reader``). Rows live in the ``graph_nodes`` / ``graph_edges`` ledgers: a mining
 batch writes only what changed, and rolling it back makes those changes disappear.
 """
 
@@ -112,15 +113,28 @@ def note_node(note: Note) -> GraphNode:
     return GraphNode(graph_node_id("note", note.note_id), "note", note.subject, attrs, note.valid_from or note.created_at, invalid)
 
 
-def pattern_node(pattern: Note) -> GraphNode:
+Names = tuple[str | None, str | None]  # (from every member, from shared members only): mining.names
+NO_NAMES: Names = (None, None)
+
+
+def pattern_node(pattern: Note, names: Names = NO_NAMES) -> GraphNode:
+    """A pattern's node; ``name`` and ``shared_name`` are its cluster's names (``TeamGraph.for_reader``
+    keeps the one its reader may see, as ``name``)."""
     kind = next((t for t in pattern.tags if t not in ("mined", "reviewed")), None)
     attrs = {
+        "name": names[0], "shared_name": names[1],
         "statement": pattern.statement, "status": pattern.status, "scope": pattern.scope,
         "confidence": round(float(pattern.confidence), 4), "module": pattern.module, "note_type": kind,
         "sessions": len(pattern.source_sessions), "agents": len(pattern.source_agents),
     }
     invalid = None if pattern.status in LIVE_NOTE_STATUSES else pattern.updated_at
     return GraphNode(graph_node_id("pattern", pattern.note_id), "pattern", pattern.subject, attrs, pattern.valid_from or pattern.created_at, invalid)
+
+
+def names_of_node(row: dict[str, Any] | None) -> Names:
+    """The names a persisted pattern row carries (a refresh keeps them)."""
+    attrs = _loads(row["attrs"]) if row else {}
+    return attrs.get("name"), attrs.get("shared_name")
 
 
 def add_note(fragment: Fragment, note: Note, at: datetime) -> str:
@@ -135,10 +149,11 @@ def add_note(fragment: Fragment, note: Note, at: datetime) -> str:
 
 def add_pattern(
     fragment: Fragment, pattern: Note, members: Sequence[Note], conflicts: Iterable[tuple[str, str]], at: datetime,
+    *, names: Names = NO_NAMES,
 ) -> str:
     """The pattern, its supporting notes and where they come from, and the conflicts among them."""
     project = pattern.project or "-"
-    node = fragment.node(pattern_node(pattern))
+    node = fragment.node(pattern_node(pattern, names))
     fragment.edge(GraphEdge(node, _subject(fragment, pattern.subject, at), "about", valid_from=at))
     fragment.edge(GraphEdge(node, _context(fragment, project, at), "observed_in", valid_from=at))
     for module in sorted({n.module for n in members if n.module}):
@@ -156,9 +171,10 @@ def add_pattern(
 
 def add_team_pattern(
     fragment: Fragment, team: Note, members: Sequence[Note], conflicts: Iterable[tuple[str, str]], at: datetime,
+    *, names: Names = NO_NAMES,
 ) -> str:
     """A team pattern and the project patterns that support it (their nodes live in their projects)."""
-    node = fragment.node(pattern_node(team))
+    node = fragment.node(pattern_node(team, names))
     fragment.edge(GraphEdge(node, _subject(fragment, team.subject, at), "about", valid_from=at))
     for project in sorted({m.project for m in members if m.project}):
         fragment.edge(GraphEdge(node, _context(fragment, project, at), "observed_in", valid_from=at))
@@ -342,6 +358,17 @@ class TeamGraph:
         kept.remove_nodes_from(hidden)
         kept.remove_nodes_from([n for n in linked if kept.degree(n) == 0])
         return TeamGraph(kept)
+
+    def for_reader(self, personal: bool) -> TeamGraph:
+        """Each pattern node with the one name its reader may see, as ``name``: the name from every
+        member for readers of personal notes, else the name from its shared members only."""
+        named = self.graph.copy()
+        for _, data in named.nodes(data=True):
+            if data.get("kind") == "pattern":
+                shared = data.pop("shared_name", None)
+                if not personal:
+                    data["name"] = shared
+        return TeamGraph(named)
 
     def to_node_link(self) -> dict[str, Any]:
         return nx.node_link_data(self.graph, edges="edges")

@@ -30,7 +30,8 @@ import pyarrow as pa
 
 from mining.corpus import Eligible, eligible_notes, vectors_of
 from mining.fits import Fits, ProjectMap, StoredFit
-from mining.graph import TEAM_GRAPH, Fragment, GraphRows, add_pattern, add_supersession, add_team_pattern, note_node, pattern_node
+from mining.names import ClusterNames, class_names, name_clusters
+from mining.graph import TEAM_GRAPH, Fragment, GraphRows, add_pattern, add_supersession, add_team_pattern, names_of_node, note_node, pattern_node
 from mining.patterns import (
     ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for, team_groups,
 )
@@ -122,13 +123,21 @@ class MiningJob:
         stored = self.fits.load(state.project)
         if self._incremental(state, stored, notes):
             assert stored is not None
-            plan, fit, points = self._assign(state, stored, notes)
+            plan, fit, points, names = self._assign(state, stored, notes)
         else:
-            plan, fit, points = self._full_fit(state, notes)
+            plan, fit, points, names = self._full_fit(state, notes)
         self.runs.save_plan(self.run_id, state.project, plan)
         self.fits.save(state.project, fit)
         self.fits.save_map(state.project, points)
+        self.fits.save_names(state.project, fit.fit_id, state.started_at, names)
         return plan
+
+    def _names(self, fit: StoredFit, notes: Eligible) -> ClusterNames:
+        """Both names of every cluster of the fit, over its members that are still eligible."""
+        pairs = [(n, int(label)) for n, label in zip(fit.note_ids, fit.labels.tolist(), strict=True) if n in notes]
+        ids = [n for n, _ in pairs]
+        scopes = notes.column("scope", ids)
+        return name_clusters([label for _, label in pairs], notes.column("statement", ids), [s.startswith("personal:") for s in scopes])
 
     def _incremental(self, state: RunState, stored: StoredFit | None, notes: Eligible) -> bool:
         if state.mode == "full" or stored is None:
@@ -139,15 +148,16 @@ class MiningJob:
         fresh = state.started_at - stored.fitted_at < self.settings.refit_after
         return fresh and new <= self.settings.refit_fraction * max(1, len(stored.note_ids))
 
-    def _full_fit(self, state: RunState, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
+    def _full_fit(self, state: RunState, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap, ClusterNames]:
         model = topic_model_for(len(notes), self.settings)
         fitted = model.fit(notes.vectors)
-        plan = self._plan(state, "full", _group(notes.ids, fitted.labels), notes, assigned=0, placed=notes.ids)
         fit = StoredFit(self.run_id, state.started_at, list(notes.ids), fitted.labels, model)
+        names = self._names(fit, notes)
+        plan = self._plan(state, "full", _group(notes.ids, fitted.labels), notes, names, assigned=0, placed=notes.ids)
         points = ProjectMap(self.run_id, state.started_at, list(notes.ids), fitted.coordinates[:, 0], fitted.coordinates[:, 1], fitted.labels)
-        return plan, fit, points
+        return plan, fit, points, names
 
-    def _assign(self, state: RunState, stored: StoredFit, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap]:
+    def _assign(self, state: RunState, stored: StoredFit, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap, ClusterNames]:
         known = set(stored.note_ids)
         new_ids = [i for i in notes.ids if i not in known]
         placed = stored.model.assign(notes.vectors[[notes.index[n] for n in new_ids]] if new_ids else notes.vectors[:0])
@@ -156,10 +166,11 @@ class MiningJob:
         touched = set(placed.labels.tolist()) - {-1}
         members = {k: v for k, v in _group(ids, labels).items() if k in touched}
         members = {k: [m for m in v if m in notes] for k, v in members.items()}
-        plan = self._plan(state, "incremental", members, notes, assigned=len(new_ids), placed=new_ids)
         fit = StoredFit(stored.fit_id, stored.fitted_at, ids, labels, stored.model)
+        names = self._names(fit, notes)
+        plan = self._plan(state, "incremental", members, notes, names, assigned=len(new_ids), placed=new_ids)
         points = self._extend_map(state, stored, new_ids, placed.coordinates, placed.labels)
-        return plan, fit, points
+        return plan, fit, points, names
 
     def _extend_map(self, state: RunState, stored: StoredFit, new_ids: list[str], xy: np.ndarray, labels: np.ndarray) -> ProjectMap:
         old = self.fits.map(state.project)
@@ -171,22 +182,25 @@ class MiningJob:
         )
 
     def _plan(
-        self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, *, assigned: int, placed: Sequence[str],
+        self, state: RunState, mode: str, members: dict[int, list[str]], notes: Eligible, names: ClusterNames,
+        *, assigned: int, placed: Sequence[str],
     ) -> Plan:
         """Clusters focused on one topic and matched to existing patterns; ``placed`` notes outside them are noise."""
         index = notes.index
         keys = []
         for label, ids in sorted(members.items()):
             vectors = notes.vectors[[index[i] for i in ids]]
-            kept = focus(vectors, self.settings.topic_similarity, self.settings.min_cluster_size) if ids else []
+            kept = focus(vectors, self.settings.topic_similarity, self.settings.medoid_similarity, self.settings.min_cluster_size) if ids else []
             ids = [i for i, k in zip(ids, kept, strict=True) if k]
             if ids:
                 centroid = vectors[kept].mean(axis=0)
                 keys.append(ClusterKey(f"c{label:05d}", frozenset(ids), centroid / max(np.linalg.norm(centroid), 1e-12)))
         matched = match_patterns(keys, self._known_patterns(state.project), self.settings.pattern_merge_similarity)
+        every, shared = names.for_reader(personal=True), names.for_reader(personal=False)
         clusters = [
             PlannedCluster(key=k.key, label=int(k.key[1:]), members=sorted(k.members),
-                           pattern_id=matched.get(k.key) or pattern_id_for(state.project, k.members))
+                           pattern_id=matched.get(k.key) or pattern_id_for(state.project, k.members),
+                           name=every.get(int(k.key[1:])), shared_name=shared.get(int(k.key[1:])))
             for k in keys
         ]
         clustered = {m for c in clusters for m in c.members}
@@ -245,7 +259,8 @@ class MiningJob:
             reason = _reason(found)
             step.writes.append(NoteWrite(result.note, action, reason, result.vector))
             step.found[key].append(result.note.note_id)
-        add_pattern(fragment, view, [m.note for m in members], found.conflicts, state.started_at)
+        add_pattern(fragment, view, [m.note for m in members], found.conflicts, state.started_at,
+                    names=(cluster.name, cluster.shared_name))
         if result.needs_review:
             row = opened_row(item, project=state.project, pattern_id=view.note_id, reasons=found.reasons,
                              details=_details(found, members), run_id=self.run_id, at=state.started_at)
@@ -299,8 +314,9 @@ class MiningJob:
         items = ReviewQueue(self.store).by_pattern(ids)
         fragment = Fragment()
         step = _Step([], [], {k: [] for k in _RESULT_KEYS})
-        for group, pattern_id in zip(groups, ids, strict=True):
-            self._team_pattern(state, group, pattern_id, existing.get(pattern_id), items.get(pattern_id), fragment, step)
+        names = class_names({i: [m.note.statement for m in group] for i, group in enumerate(groups)})  # all shared notes
+        for i, (group, pattern_id) in enumerate(zip(groups, ids, strict=True)):
+            self._team_pattern(state, group, pattern_id, existing.get(pattern_id), items.get(pattern_id), fragment, step, names.get(i))
         self._commit(state, batch_id, step.writes, graph, graph.changes(fragment), step.reviews, step.found)
         return step.found
 
@@ -325,7 +341,7 @@ class MiningJob:
 
     def _team_pattern(
         self, state: RunState, group: list[Member], pattern_id: str, existing: Note | None, item: Any,
-        fragment: Fragment, step: _Step,
+        fragment: Fragment, step: _Step, name: str | None,
     ) -> None:
         found = assess(state.project, group, existing, self.settings)
         result = draft(pattern_id, state.project, group, found, existing, state.started_at)
@@ -337,7 +353,7 @@ class MiningJob:
         view = fresh or existing
         if view is None or view.status not in ("active", "candidate"):
             return
-        add_team_pattern(fragment, view, [m.note for m in group], found.conflicts, state.started_at)
+        add_team_pattern(fragment, view, [m.note for m in group], found.conflicts, state.started_at, names=(name, name))
         if result.needs_review:
             details = {**_details(found, group), "projects": sorted({m.note.project for m in group if m.note.project})}
             row = opened_row(item, project=state.project, pattern_id=view.note_id, reasons=found.reasons,
@@ -375,7 +391,8 @@ class MiningJob:
 
     def _refresh_note(self, graph: GraphRows, fragment: Fragment, note: Note, listed: set[str], at: datetime) -> None:
         if note.type == "pattern":
-            fragment.node(pattern_node(note))
+            node_id = graph_node_id("pattern", note.note_id)
+            fragment.node(pattern_node(note, names_of_node(graph.nodes.get(node_id))))
             return
         node = note_node(note)
         fragment.node(node)
@@ -454,13 +471,14 @@ def _action(view: Note, existing: Note | None) -> tuple[str, str]:
 def _reason(found: Any) -> str:
     why = ", ".join(found.reasons) or "promotion rule met"
     return (f"{found.decision}: {len(found.sessions)} sessions, {len(found.agents)} agents, "
-            f"cohesion {found.cohesion:.2f} ({why})")
+            f"cohesion {found.cohesion:.2f}, closeness {found.closeness:.2f} ({why})")
 
 
 def _details(found: Any, members: Sequence[Member]) -> dict[str, Any]:
     return {
         "notes": sorted(m.note.note_id for m in members), "sessions": list(found.sessions),
         "agents": list(found.agents), "scope": found.scope, "cohesion": round(found.cohesion, 4),
+        "closeness": round(found.closeness, 4),
         "conflicts": [list(p) for p in found.conflicts],
     }
 

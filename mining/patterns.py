@@ -1,13 +1,26 @@
 """The promotion rule (DESIGN §4.4, seed 000), as small pure functions over notes.
 
-A cluster of personal and module notes becomes a shared ``pattern`` note only when it recurs in at
-least ``min_sessions`` distinct sessions, is about one topic (mean pairwise cosine of its notes at
-least ``topic_similarity``) and holds no conflict. Otherwise it waits as a ``candidate``. Its scope
-follows its evidence: one module -> ``module:<p>/<m>``, several (or unknown) modules ->
-``project:<p>``, several projects -> ``team``. Three kinds of pattern stay ``candidate`` until a
-reviewer approves them, even when the evidence is there: one supported by a single agent (the
-per-writer cap), any ``team`` pattern, and a project-wide constraint. A conflicting cluster goes to
-the review queue. Agreement across agents raises confidence; each agent's notes count as one voice.
+A cluster of personal and module notes becomes a shared ``pattern`` note only when it is
+**experience that recurs independently**:
+
+- mostly lessons (more than half of its notes): a cluster of constraints, facts or procedures is
+  knowledge several agents of a module heard, one module note, never a pattern (``skip``: no
+  pattern is written for it);
+- seen in at least ``min_sessions`` distinct sessions **and** by at least ``min_agents`` distinct
+  agents;
+- one topic: mean pairwise cosine at least ``topic_similarity`` **and** every member at least
+  ``medoid_similarity`` from the cluster's medoid (a mean lets one far member ride along);
+- one slot-consistent claim: no member superseded, contested or an open question, and no two
+  members of one slot with different values (``mining.disagreement``; such a cluster goes to the
+  review queue).
+
+Otherwise it waits as a ``candidate``. Its scope follows its evidence: one module ->
+``module:<p>/<m>``, several (or unknown) modules -> ``project:<p>``, several projects -> ``team``.
+Three kinds of pattern stay ``candidate`` until a reviewer approves them, even when the evidence is
+there: one supported by a single agent (the per-writer cap, reached only when ``min_agents`` is
+lowered), any ``team`` pattern, and a project-wide constraint. Agreement across agents raises
+confidence; each agent's notes count as one voice. A new pattern's statement and subject are those
+of one note: the medoid of the cluster's latest members (each agent's newest live note).
 
 A pattern's identity is deterministic: a cluster merges into the existing pattern whose supporting
 notes it shares most (or, sharing none, whose vector is within ``pattern_merge_similarity`` of the
@@ -27,14 +40,15 @@ from typing import Literal
 
 import numpy as np
 
-from mining.disagreement import conflicts, subject_key
+from mining.disagreement import conflicts
 from reverie.records import Note
 from reverie.settings import MiningSettings
 
-Decision = Literal["promote", "review", "wait"]
+Decision = Literal["promote", "review", "wait", "skip"]
 REVIEWED_TAG = "reviewed"
 MINED_TAG = "mined"
 FINAL_STATUSES = frozenset({"rejected", "deleted", "archived", "superseded", "quarantined"})
+LESSON_MAJORITY = 0.5  # "mostly lessons": more than this share of a cluster's notes
 _UNCHANGED_FIELDS = {"version", "batch_id", "updated_at", "last_seen_at", "vector"}
 
 
@@ -53,6 +67,7 @@ class Assessment:
     scope: str
     kind: str
     cohesion: float
+    closeness: float
     conflicts: tuple[tuple[str, str], ...]
     evidence: tuple[str, ...]
     sessions: tuple[str, ...]
@@ -148,58 +163,117 @@ def cohesion(vectors: np.ndarray) -> float:
     return float((total @ total - n) / (n * (n - 1)))
 
 
-def focus(vectors: np.ndarray, threshold: float, min_size: int) -> np.ndarray:
+def medoid_index(vectors: np.ndarray) -> int:
+    """The vector closest on average to the others (ties: the first)."""
+    return int(np.argmax(np.round(vectors @ vectors.sum(axis=0), 6)))
+
+
+def closeness(vectors: np.ndarray) -> float:
+    """The lowest cosine of a member to the medoid (1.0 for a single vector)."""
+    if len(vectors) < 2:
+        return 1.0
+    return float((vectors @ vectors[medoid_index(vectors)]).min())
+
+
+def one_topic(vectors: np.ndarray, topic: float, medoid: float) -> bool:
+    return cohesion(vectors) >= topic and closeness(vectors) >= medoid
+
+
+def focus(vectors: np.ndarray, topic: float, medoid: float, min_size: int) -> np.ndarray:
     """Which members keep a cluster on one topic: a boolean mask.
 
     Density clustering of small sets sweeps a stray note into a group now and then. While the
-    cluster's cohesion is under ``threshold``, drop the member least similar to the others (if it is
-    itself under ``threshold``), never going below ``min_size``. If that does not make the cluster
-    one topic, keep it whole: the rule then lets it wait as ``not_one_topic``.
+    cluster is not one topic (``one_topic``), drop the stray member (``_stray``), never going below
+    ``min_size``. If that does not make the cluster one topic, keep it whole: the rule then lets it
+    wait as ``not_one_topic``.
     """
     keep = np.ones(len(vectors), dtype=bool)
-    total = vectors.sum(axis=0)
-    while keep.sum() > min_size and cohesion(vectors[keep]) < threshold:
-        n = int(keep.sum())
-        affinity = np.where(keep, (vectors @ total - 1.0) / (n - 1), np.inf)
-        worst = int(np.argmin(affinity))
-        if affinity[worst] >= threshold:
+    while keep.sum() > min_size and not one_topic(vectors[keep], topic, medoid):
+        worst = _stray(vectors, keep, topic, medoid)
+        if worst is None:
             break
         keep[worst] = False
-        total = total - vectors[worst]
-    return keep if cohesion(vectors[keep]) >= threshold else np.ones(len(vectors), dtype=bool)
+    return keep if one_topic(vectors[keep], topic, medoid) else np.ones(len(vectors), dtype=bool)
+
+
+def _stray(vectors: np.ndarray, keep: np.ndarray, topic: float, medoid: float) -> int | None:
+    """The kept member farthest from the medoid if it is under ``medoid``, else the one least like
+    the others if it is under ``topic``; None when no member is under either bar."""
+    index = np.flatnonzero(keep)
+    kept = vectors[index]
+    to_medoid = kept @ kept[medoid_index(kept)]
+    mean = (kept @ kept.sum(axis=0) - 1.0) / max(len(kept) - 1, 1)
+    far, loose = int(np.argmin(to_medoid)), int(np.argmin(mean))
+    if to_medoid[far] < medoid:
+        return int(index[far])
+    return int(index[loose]) if mean[loose] < topic else None
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What the rule reads of a cluster."""
+
+    sessions: int
+    agents: int
+    lessons: float
+    cohesion: float
+    closeness: float
+    blockers: tuple[str, ...]
+    conflicts: tuple[tuple[str, str], ...]
+    scope: str
+    kind: str
 
 
 def assess(project: str, members: Sequence[Member], existing: Note | None, settings: MiningSettings) -> Assessment:
     notes = [m.note for m in members]
-    sessions = _union((n.source_sessions for n in notes), existing.source_sessions if existing else ())
-    agents = _union((_agents_of(n) for n in notes), existing.source_agents if existing else ())
-    modules = tuple(sorted({n.module for n in notes} | _modules_of(existing), key=lambda m: (m is None, m or "")))
-    scope = scope_for(project, modules, [n.project or project for n in notes])
-    kind = _most_common(_kind_of(n) for n in notes)
-    tight = cohesion(np.stack([m.vector for m in members]))
-    pairs = tuple(conflicts(notes))
-    decision, reasons = _decide(len(sessions), len(agents), tight, pairs, scope, kind, settings)
+    live = [n for n in notes if _live(n)] or notes
+    sessions = _union((n.source_sessions for n in live), existing.source_sessions if existing else ())
+    agents = _union((_agents_of(n) for n in live), existing.source_agents if existing else ())
+    modules = tuple(sorted({n.module for n in live} | _modules_of(existing), key=lambda m: (m is None, m or "")))
+    scope = scope_for(project, modules, [n.project or project for n in live])
+    kinds = [_kind_of(n) for n in notes]
+    vectors = np.stack([m.vector for m in members])
+    signals = Signals(
+        sessions=len(sessions), agents=len(agents), lessons=kinds.count("lesson") / len(kinds),
+        cohesion=cohesion(vectors), closeness=closeness(vectors), blockers=blockers(notes),
+        conflicts=tuple(conflicts([n for n in notes if _live(n)])), scope=scope, kind=_most_common(kinds),
+    )
+    decision, reasons = decide(signals, settings)
     return Assessment(
-        decision=decision, reasons=reasons, scope=scope, kind=kind, cohesion=tight, conflicts=pairs,
-        evidence=_union((n.evidence for n in notes), existing.evidence if existing else ()),
+        decision=decision, reasons=reasons, scope=scope, kind=signals.kind, cohesion=signals.cohesion,
+        closeness=signals.closeness, conflicts=signals.conflicts,
+        evidence=_union((n.evidence for n in live), existing.evidence if existing else ()),
         sessions=sessions, agents=agents, modules=modules,
-        confidence=_confidence(notes, len(agents), settings),
+        confidence=_confidence(live, len(agents), settings),
     )
 
 
-def _decide(
-    sessions: int, agents: int, tight: float, pairs: tuple, scope: str, kind: str, settings: MiningSettings,
-) -> tuple[Decision, tuple[str, ...]]:
-    if pairs:
+def blockers(notes: Sequence[Note]) -> tuple[str, ...]:
+    """Why a cluster is not one settled claim: a member superseded, contested or an open question."""
+    found = {
+        "superseded": any(n.status == "superseded" or n.superseded_by for n in notes),
+        "contested": any(_contested(n) for n in notes),
+        "open_question": any(n.type == "open_question" for n in notes),
+    }
+    return tuple(reason for reason, held in found.items() if held)
+
+
+def decide(signals: Signals, settings: MiningSettings) -> tuple[Decision, tuple[str, ...]]:
+    if signals.lessons <= LESSON_MAJORITY:
+        return "skip", ("not_experience",)
+    if signals.conflicts:
         return "review", ("conflict",)
-    waiting = [r for r, short in (("few_sessions", sessions < settings.min_sessions),
-                                  ("not_one_topic", tight < settings.topic_similarity)) if short]
+    waiting = [r for r, short in (
+        ("few_sessions", signals.sessions < settings.min_sessions),
+        ("few_agents", signals.agents < settings.min_agents),
+        ("not_one_topic", signals.cohesion < settings.topic_similarity or signals.closeness < settings.medoid_similarity),
+    ) if short] + list(signals.blockers)
     if waiting:
         return "wait", tuple(waiting)
     gates = [r for r, held in (
-        ("single_agent", agents < 2),
-        ("team", scope == "team"),
-        ("project_constraint", kind == "constraint" and not scope.startswith("module:")),
+        ("single_agent", signals.agents < 2),
+        ("team", signals.scope == "team"),
+        ("project_constraint", signals.kind == "constraint" and not signals.scope.startswith("module:")),
     ) if held]
     return ("review", tuple(gates)) if gates else ("promote", ())
 
@@ -221,6 +295,8 @@ def draft(
     """The pattern's next view, or ``note=None`` when nothing about it changes."""
     if existing is not None and existing.status in FINAL_STATUSES:
         return Draft(None, None, False)
+    if found.decision == "skip" and existing is None:  # not experience: never a pattern
+        return Draft(None, None, False)
     reviewed = existing is not None and REVIEWED_TAG in existing.tags
     status = "active" if found.decision == "promote" or (reviewed and existing.status == "active") else "candidate"
     needs_review = found.decision == "review" and (not reviewed or "conflict" in found.reasons)
@@ -235,9 +311,9 @@ def draft(
 def _base_view(pattern_id: str, project: str, members: Sequence[Member], existing: Note | None, at: datetime) -> tuple[Note, np.ndarray | None]:
     if existing is not None:
         return existing, None
-    medoid = _medoid(members)
+    medoid = _medoid(latest(members))
     note = Note(
-        note_id=pattern_id, type="pattern", subject=_subject(members), statement=medoid.note.statement,
+        note_id=pattern_id, type="pattern", subject=medoid.note.subject, statement=medoid.note.statement,
         scope=f"project:{project}", project=project, created_at=at, updated_at=at,
         valid_from=min(m.note.valid_from or m.note.created_at for m in members),
     )
@@ -277,11 +353,26 @@ def _medoid(members: Sequence[Member]) -> Member:
     return members[order[0]]
 
 
-def _subject(members: Sequence[Member]) -> str:
-    counts = Counter(subject_key(m.note.subject) for m in members)
-    top = max(counts.values())
-    key = min(k for k, c in counts.items() if c == top)
-    return next(m.note.subject for m in sorted(members, key=lambda m: m.note.note_id) if subject_key(m.note.subject) == key)
+def latest(members: Sequence[Member]) -> list[Member]:
+    """Each agent's newest live member (all members' newest when none is live)."""
+    live = [m for m in members if _live(m.note)] or list(members)
+    newest: dict[str, Member] = {}
+    for member in sorted(live, key=lambda m: (_seen(m.note), m.note.note_id)):
+        newest[member.note.owner_agent or member.note.note_id] = member
+    return sorted(newest.values(), key=lambda m: m.note.note_id)
+
+
+def _seen(note: Note) -> datetime:
+    return note.last_seen_at or note.updated_at
+
+
+def _live(note: Note) -> bool:
+    return note.status in ("active", "candidate") and note.type != "open_question" and not note.superseded_by
+
+
+def _contested(note: Note) -> bool:
+    """Disputed by an unverified claim (consolidation's ``contested`` flag, or a linked open question)."""
+    return bool(getattr(note, "contested", False)) or (note.type != "open_question" and bool(note.conflicts_with))
 
 
 def _most_common(values: Iterable[str]) -> str:

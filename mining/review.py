@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from mining.graph import TEAM_GRAPH, Fragment, GraphRows, pattern_node
+from mining.graph import TEAM_GRAPH, Fragment, GraphRows, names_of_node, pattern_node
 from mining.patterns import REVIEWED_TAG
 from reverie.errors import ConflictError, NotFoundError, ValidationError
 from reverie.ports import ReviewItem
 from reverie.records import Batch
-from reverie.store import NoteWrite, Store, sql_in, sql_str
+from reverie.store import NoteWrite, Store, graph_node_id, sql_in, sql_str
 
 Decision = Literal["approve", "reject"]
 
@@ -100,8 +100,10 @@ class ReviewQueue:
             "decided_at": at, "reviewer": principal, "decision_reason": reason,
         }
         graph = GraphRows.load(self._store, TEAM_GRAPH if pattern.scope == "team" else item.project)
+        node_id = graph_node_id("pattern", pattern.note_id)
+        graph.fetch_nodes([node_id])
         fragment = Fragment()
-        fragment.node(pattern_node(view))
+        fragment.node(pattern_node(view, names_of_node(graph.nodes.get(node_id))))  # the decision keeps its names
         nodes, _ = graph.changes(fragment)
 
         def also(batch: Batch) -> None:

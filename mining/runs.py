@@ -32,6 +32,8 @@ class PlannedCluster(BaseModel):
     label: int
     pattern_id: str
     members: list[str]
+    name: str | None = None  # mining.names: from every member
+    shared_name: str | None = None  # from its shared members only
 
 
 class Plan(BaseModel):

@@ -168,7 +168,7 @@ class Mining:
     def _build_graph(self, project: str | None, personal: bool, current: bool) -> TeamGraph:
         graph = TeamGraph.load(self._store, project)
         graph = graph.current() if current else graph
-        return graph if personal else graph.without_personal()
+        return (graph if personal else graph.without_personal()).for_reader(personal)
 
     def graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> dict[str, Any]:
         return self.team_graph(project, personal=personal, current=current).to_node_link()
@@ -189,20 +189,27 @@ class Mining:
         return self.team_graph(project, current=True).hot_spots(limit)
 
     def map(self, project: str, *, personal: bool = True) -> list[MapPoint]:
+        """Every note of the last fit that is still eligible, each with its cluster's name for the
+        reader: built from every member (``personal``: a reader of personal notes) or from the
+        shared members only. What a reader sees of the note itself is the caller's to decide."""
         _check_project(project)
         return self._maps.get((project, personal), lambda: self._build_map(project, personal))
 
     def _build_map(self, project: str, personal: bool) -> list[MapPoint]:
-        stored = Fits(self._store).map(project)
+        fits = Fits(self._store)
+        stored = fits.map(project)
         if stored is None:
             return []
+        stored_names = fits.names(project)
+        names = stored_names.for_reader(personal=personal) if stored_names is not None else {}
         live = self._store.notes.frame(NoteFilter(**{**ELIGIBLE.__dict__, "project": project}), columns=["scope"])
         scopes = dict(zip(live["note_id"].to_pylist(), live["scope"].to_pylist(), strict=True))
         patterns = self._supported(project)
         return [
-            MapPoint(note_id=n, x=float(x), y=float(y), cluster=int(c), pattern_id=patterns.get(n), scope=scopes[n])
+            MapPoint(note_id=n, x=float(x), y=float(y), cluster=int(c), pattern_id=patterns.get(n), scope=scopes[n],
+                     name=names.get(int(c)))
             for n, x, y, c in zip(stored.note_ids, stored.x, stored.y, stored.labels, strict=True)
-            if n in scopes and (personal or not scopes[n].startswith("personal:"))
+            if n in scopes
         ]
 
     def _supported(self, project: str) -> dict[str, str]:

@@ -269,9 +269,9 @@ class MiningStart(Body):
 
 class MapPoint(MinedPoint):
     """One note on the 2-D map (the mining service's point: UMAP position, cluster (-1: noise), the
-    pattern promoted from that cluster), with what the caller may read of the note. A note the caller
-    may not read (a personal note, for anyone but an admin) is a bare point: position, cluster,
-    pattern and status only."""
+    pattern promoted from that cluster, the cluster's ``name`` built from the notes the caller may
+    see), with what the caller may read of the note. A note the caller may not read (a personal note,
+    for anyone but an admin) is a bare point: position, cluster, its name, pattern and status only."""
 
     note_id: str | None  # type: ignore[assignment]
     status: str

@@ -124,7 +124,8 @@ class ReviewItem(Result):
 
 
 class MapPoint(Result):
-    """One note on a project's 2-D map of experience; ``pattern_id`` when its cluster has one."""
+    """One note on a project's 2-D map of experience; ``pattern_id`` when its cluster has one;
+    ``name``: its cluster's most distinctive words, from the notes the reader may see (None for noise)."""
 
     note_id: str
     x: float
@@ -132,6 +133,7 @@ class MapPoint(Result):
     cluster: int
     scope: str
     pattern_id: str | None = None
+    name: str | None = None
 
 
 class HotSpot(Result):
@@ -236,4 +238,4 @@ class MiningService(Protocol):
 
     def hot_spots(self, project: str | None = None, *, limit: int = 10) -> list[HotSpot]: ...
 
-    def map(self, project: str) -> list[MapPoint]: ...
+    def map(self, project: str, *, personal: bool = True) -> list[MapPoint]: ...

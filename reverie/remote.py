@@ -204,8 +204,8 @@ class RemoteMining:
     def subject(self, subject: str, project: str | None = None, *, depth: int = 2, personal: bool = True) -> dict[str, Any]:
         return self._call("subject", subject, project, depth=depth, personal=personal)  # type: ignore[no-any-return]
 
-    def map(self, project: str) -> list[MapPoint]:
-        return self._call("map", project)  # type: ignore[no-any-return]
+    def map(self, project: str, *, personal: bool = True) -> list[MapPoint]:
+        return self._call("map", project, personal=personal)  # type: ignore[no-any-return]
 
 
 class ActorClock:

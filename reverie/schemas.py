@@ -230,6 +230,15 @@ MINING_MAPS = _schema([
     pa.field("labels", pa.list_(pa.int32())),
 ])
 
+MINING_NAMES = _schema([  # a table of its own (not columns of mining_maps): older stores gain it on open
+    pa.field("project", pa.string(), nullable=False),
+    pa.field("fit_id", pa.string(), nullable=False),
+    pa.field("updated_at", TIME),
+    pa.field("labels", pa.list_(pa.int32())),
+    pa.field("names", pa.list_(pa.string())),
+    pa.field("shared_names", pa.list_(pa.string())),
+])
+
 RETRIEVALS = _schema([
     pa.field("retrieval_id", pa.string(), nullable=False),
     pa.field("principal", pa.string(), nullable=False),
@@ -263,4 +272,5 @@ FIXED_TABLES: dict[str, pa.Schema] = {
     "mining_plans": MINING_PLANS,
     "mining_models": MINING_MODELS,
     "mining_maps": MINING_MAPS,
+    "mining_names": MINING_NAMES,
 }

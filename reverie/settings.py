@@ -124,7 +124,10 @@ class MiningSettings(Section):
 
     # promotion rule
     min_sessions: int = 3
+    min_agents: int = 3
     topic_similarity: float = 0.6
+    # dev phrasebook: every wording of a frame >= 0.65 from its medoid, 97 % of the nearest other-frame notes below 0.6
+    medoid_similarity: float = 0.6
     agent_confidence_step: float = 0.1
     pattern_merge_similarity: float = 0.85
     # the background pool

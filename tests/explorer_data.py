@@ -49,4 +49,5 @@ def mined_project(uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
               module=s.module, ts=clock.now(), role="user", text=event_text(s), ingested_at=clock.now())
         for s in every
     ])
-    return Mined(store, mine(store, clock), planted)
+    # min_agents=1: the one-agent lesson reaches the per-writer review gate, so the queue has two items to decide
+    return Mined(store, mine(store, clock, min_agents=1), planted)

@@ -80,9 +80,9 @@ def team_scenario() -> list[Seen]:
 
     - group 0, 3 agents in 3 sessions, module api: promoted (``module:atlas/api``)
     - group 1, 3 notes in only 2 sessions (a third, quarantined, is ignored): waits as a candidate
-    - group 5, one agent in 3 sessions: waits for review (single agent)
+    - group 5, one agent in 3 sessions: waits as a candidate (too few agents)
     - group 6, 3 agents in 3 sessions over modules api and web: promoted (``project:atlas``)
-    - group 3, a constraint of 3 agents over modules api and web: waits for review (project-wide constraint)
+    - group 3, a constraint of 3 agents over modules api and web: no pattern (not experience)
     - group 10, 3 agents, one stating another value: lands in review (conflict)
     - one paraphrase each of groups 2, 4, 8, 9, 11: noise (2 and 9 are personal preferences: never clustered)
     """

@@ -8,7 +8,7 @@ import pytest
 
 from bench.eval import metrics
 from bench.eval.arms import Retrieval, Retrieved, StoredNote
-from bench.eval.truth import Agent, Canary, EventLabel, Item, Query, Truth
+from bench.eval.truth import Agent, Canary, EventLabel, Item, Query, Truth, recurrence_of
 
 T0 = datetime(2026, 3, 2, tzinfo=UTC)
 AGENTS = {
@@ -181,3 +181,14 @@ def test_report_collects_everything_and_flags_broken_invariants() -> None:
     clean = metrics.evaluate("hand", TRUTH, STORE, ANSWERS[:3], {"a1": 100, "a2": 40})
     assert clean.problems() == []
     assert clean.as_dict()["promotion_precision"] == 0.5
+
+
+def test_a_correct_pattern_is_a_lesson_of_three_sessions_of_three_agents_of_one_project() -> None:
+    """One definition (DESIGN.md §4.4) in the truth, the scenario and the metric's text."""
+    assert recurrence_of("lesson", 3, 3, 1) == "promotable"
+    assert recurrence_of("lesson", 5, 2, 1) == "few_agents"
+    assert recurrence_of("lesson", 3, 1, 1) == "one_agent"
+    assert recurrence_of("lesson", 2, 3, 1) == "two_sessions"
+    assert recurrence_of("lesson", 4, 4, 2) == "cross_project"
+    assert recurrence_of("constraint", 9, 9, 1) == "not_a_lesson"
+    assert ">= 3 sessions of >= 3 agents of one project" in (metrics.__doc__ or "")

@@ -87,6 +87,11 @@ def test_graph_and_map_show_personal_notes_to_admins_only(app: Served, mined: Mi
     assert hidden and all(p["note_id"] is None and p["statement"] is None and p["subject"] is None for p in hidden)
     shown = _get(app, "admin", "/v1/map", project=PROJECT)["points"]
     assert all(p["statement"] for p in shown) and {p["cluster"] for p in shown} == {p["cluster"] for p in points}
+    # cluster names: an admin's from every member; an analyst's only from notes an analyst may read
+    assert all(p["name"] for p in shown if p["cluster"] >= 0)
+    readable = {w for p in points if p["statement"] for w in re.findall(r"[a-z]+", p["statement"].lower())}
+    names = [p["name"] for p in points if p["name"]] + [n.get("name") for n in analyst["nodes"] if n["kind"] == "pattern" and n.get("name")]
+    assert all(set(n.split(", ")) <= readable for n in names), names
 
 
 def test_graph_routes_refuse_what_the_key_may_not_read(app: Served, mined: Mined) -> None:

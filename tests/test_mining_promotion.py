@@ -62,21 +62,29 @@ def test_a_lesson_seen_in_two_sessions_is_not_promoted(mined: tuple[Store, RunSt
     assert ReviewQueue(store).by_pattern([pattern.note_id]) == {}
 
 
-def test_a_lesson_of_one_agent_in_three_sessions_waits_for_review(mined: tuple[Store, RunState]) -> None:
+def test_a_lesson_of_one_agent_in_three_sessions_waits_as_a_candidate(mined: tuple[Store, RunState]) -> None:
     store, state = mined
     pattern = pattern_of(store, state, 5)
     assert pattern.status == "candidate" and len(pattern.source_sessions) == 3
-    item = ReviewQueue(store).by_pattern([pattern.note_id])[pattern.note_id]
-    assert (item.status, item.reasons) == ("pending", ["single_agent"])
+    assert ReviewQueue(store).by_pattern([pattern.note_id]) == {}  # not independent: waits for more agents
+    assert "few_agents" in store.notes.history(pattern.note_id).audit[0].reason
 
 
 def test_evidence_over_several_modules_gives_a_project_pattern(mined: tuple[Store, RunState]) -> None:
     store, state = mined
     lesson = pattern_of(store, state, 6)
     assert (lesson.scope, lesson.status, lesson.module) == ("project:atlas", "active", None)
-    constraint = pattern_of(store, state, 3)
-    assert (constraint.scope, constraint.status) == ("project:atlas", "candidate")
-    assert ReviewQueue(store).by_pattern([constraint.note_id])[constraint.note_id].reasons == ["project_constraint"]
+
+
+
+def test_a_constraint_three_agents_heard_is_never_a_pattern(mined: tuple[Store, RunState]) -> None:
+    store, state = mined
+    plan = RunBook(store).plan(state.run_id)
+    cluster = next(c for c in plan.clusters if any(m.split("-")[2] == "03" for m in c.members))  # type: ignore[union-attr]
+    assert len(cluster.members) == 3
+    with pytest.raises(NotFoundError):
+        store.notes.get(cluster.pattern_id)
+    assert ReviewQueue(store).by_pattern([cluster.pattern_id]) == {}
 
 
 def test_a_conflicting_cluster_lands_in_review_and_shows_as_a_hot_spot(mined: tuple[Store, RunState]) -> None:
@@ -100,7 +108,7 @@ def test_noise_is_never_promoted(mined: tuple[Store, RunState]) -> None:
     assert len(singles) == 5 and not clustered & {n.note_id for n in singles}
     assert state.result["stats"]["noise"] == 3  # the two personal preferences are not even clustered
     patterns = store.notes.list(NoteFilter(types=["pattern"]), limit=100).notes
-    assert len(patterns) == 6 and {p.status for p in patterns if p.note_id in state.result["promoted"]} == {"active"}
+    assert len(patterns) == 5 and {p.status for p in patterns if p.note_id in state.result["promoted"]} == {"active"}
 
 
 def test_personal_preferences_stay_personal_however_many_agents_share_them(template: Path, tmp_path: Path,
@@ -130,7 +138,7 @@ def test_re_mining_merges_into_the_existing_pattern(template: Path, tmp_path: Pa
     assert after.version == 2 and after.source_sessions == ["s1", "s13", "s2", "s3"]
     assert after.source_agents == ["a1", "a2", "a3", "a7"] and after.statement == before.statement
     assert after.note_id in again.result["merged"]
-    assert len(store.notes.list(NoteFilter(types=["pattern"]), limit=100).notes) == 6
+    assert len(store.notes.list(NoteFilter(types=["pattern"]), limit=100).notes) == 5
     graph = TeamGraph.load(store, "atlas")
     assert "agent:a7" in _edges(graph, f"pattern:{after.note_id}", "contributed_by")
 

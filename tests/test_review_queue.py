@@ -21,7 +21,8 @@ from reverie.store import Store
 def mined(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
     clock = ManualClock()
     root = tmp_path_factory.mktemp("review") / "store"
-    mine(team_store(root, minilm, clock), clock)
+    # min_agents=1 lets the one-agent lesson (group 5) reach the per-writer review gate
+    mine(team_store(root, minilm, clock), clock, min_agents=1)
     return root
 
 
@@ -38,7 +39,7 @@ def _item_of(store: Store, group: int) -> tuple[str, str]:
 def test_the_queue_lists_pending_items_of_a_project(store: Store) -> None:
     queue = ReviewQueue(store)
     items = queue.items("atlas")
-    assert sorted(i.reasons[0] for i in items) == ["conflict", "project_constraint", "single_agent"]
+    assert sorted(i.reasons[0] for i in items) == ["conflict", "single_agent"]  # a constraint is never a pattern
     assert all(i.status == "pending" and i.run_id == "m-atlas-00001" for i in items)
     assert queue.items("orion") == [] and queue.items("atlas", status="approved") == []
     with pytest.raises(NotFoundError):
@@ -56,7 +57,8 @@ def test_approval_promotes_the_pattern_is_audited_and_can_be_rolled_back(store: 
     audit = store.notes.history(pattern_id).audit[-1]
     assert (audit.action, audit.principal, audit.reason) == ("approve", "rev1", "seen it too")
     assert store.batches.get(audit.batch_id).kind == "edit"  # type: ignore[arg-type]
-    assert TeamGraph.load(store, "atlas").graph.nodes[f"pattern:{pattern_id}"]["status"] == "active"
+    node = TeamGraph.load(store, "atlas").graph.nodes[f"pattern:{pattern_id}"]
+    assert node["status"] == "active" and node["name"]  # the decision keeps the cluster's name
     with pytest.raises(ConflictError):
         queue.decide(item_id, "reject", reason="changed my mind", principal="rev2", at=clock.now())
     again = mine(store, clock)  # an approved single-agent pattern stays active and is not asked again

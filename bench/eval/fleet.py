@@ -25,7 +25,7 @@ from bench.eval.plan import Draft, make_agents, plan_sessions, project_modules
 from bench.eval.questions import ask
 from bench.eval.render import StyleSpec, Written, write_sessions
 from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
-from bench.eval.truth import Agent, Item, Recurrence, Truth, readers
+from bench.eval.truth import Agent, Item, Recurrence, Truth, readers, recurrence_of
 from reverie.records import UtcTime
 
 Split = Literal["dev", "heldout"]
@@ -156,15 +156,10 @@ def _module_of(draft: Draft) -> str | None:
 
 
 def _recurrence(draft: Draft) -> Recurrence:
-    if draft.frame.type != "lesson":
-        return "not_a_lesson"
-    sessions = {s.session_id for s in draft.sessions}
-    agents = {s.agent_id for s in draft.sessions}
-    if len({s.project for s in draft.sessions}) > 1:
-        return "cross_project"
-    if len(sessions) >= 3:
-        return "promotable" if len(agents) >= 2 else "one_agent"
-    return "two_sessions"
+    return recurrence_of(
+        draft.frame.type, len({s.session_id for s in draft.sessions}), len({s.agent_id for s in draft.sessions}),
+        len({s.project for s in draft.sessions}),
+    )
 
 
 def _first_time(draft: Draft, written: Written) -> datetime:

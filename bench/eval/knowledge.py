@@ -1,7 +1,8 @@
 """Drawing the knowledge of a fleet and placing each item in the sessions where it is said.
 
 Preferences are personal; constraints, procedures and verified facts belong to a module; lessons
-recur in a chosen pattern (>= 3 sessions of >= 3 agents, only 2 sessions, 3 sessions of one agent,
+recur in a chosen pattern (``promotable``: >= 3 sessions of >= 3 agents of one project, the one
+definition of a correct pattern in ``bench.eval.truth``; only 2 sessions; 3 sessions of one agent;
 or two agents in each of two projects) and their scope follows where they landed. Some items get a
 later correction (verified by a tool for facts, a user's word otherwise); some facts get a wrong,
 unverified denial.
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from bench.eval.phrases import Frame, Phrasebook
 from bench.eval.plan import Draft, SessionPlan, after, in_module, of_agent, place, say_in
-from bench.eval.truth import Agent, Recurrence
+from bench.eval.truth import PATTERN_AGENTS, PATTERN_SESSIONS, Agent, Recurrence
 
 
 @dataclass(frozen=True)
@@ -186,14 +187,15 @@ def _lesson_sessions(recurrence: Recurrence, pool: list[SessionPlan], rng: rando
     options = []
     for sessions in by_module.values():
         agents = {s.agent_id for s in sessions}
-        if recurrence == "promotable" and len(agents) >= 3:
-            picked = [rng.choice([s for s in sessions if s.agent_id == a]) for a in rng.sample(sorted(agents), 3)]
+        if recurrence == "promotable" and len(agents) >= PATTERN_AGENTS:
+            picked = [rng.choice([s for s in sessions if s.agent_id == a]) for a in rng.sample(sorted(agents), PATTERN_AGENTS)]
             rest = [s for s in sessions if s not in picked and s.agent_id in {p.agent_id for p in picked}]
             options.append(picked + rng.sample(rest, min(len(rest), rng.randint(0, 1))))
         elif recurrence == "two_sessions" and len(sessions) >= 2:
             options.append(rng.sample(sessions, 2))
         elif recurrence == "one_agent":
-            options += [rng.sample(own, 3) for a in sorted(agents) if len(own := [s for s in sessions if s.agent_id == a]) >= 3]
+            options += [rng.sample(own, PATTERN_SESSIONS) for a in sorted(agents)
+                        if len(own := [s for s in sessions if s.agent_id == a]) >= PATTERN_SESSIONS]
     return rng.choice(options) if options else []
 
 

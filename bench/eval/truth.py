@@ -21,7 +21,23 @@ LabelKind = Literal[
     "statement", "correction", "verification", "wrong_claim", "chatter", "noise", "secret", "injection",
 ]
 QueryKind = Literal["own", "shared", "corrected", "control", "offtopic"]
-Recurrence = Literal["promotable", "two_sessions", "one_agent", "cross_project", "not_a_lesson"]
+Recurrence = Literal["promotable", "two_sessions", "few_agents", "one_agent", "cross_project", "not_a_lesson"]
+#: A correct pattern (DESIGN.md §4.4): a lesson recurring in >= PATTERN_SESSIONS sessions of >= PATTERN_AGENTS agents of one project.
+PATTERN_SESSIONS = 3
+PATTERN_AGENTS = 3
+
+
+def recurrence_of(item_type: str, sessions: int, agents: int, projects: int) -> Recurrence:
+    """How a piece of knowledge recurs, by the one definition of a correct pattern."""
+    if item_type != "lesson":
+        return "not_a_lesson"
+    if projects > 1:
+        return "cross_project"
+    if sessions < PATTERN_SESSIONS:
+        return "two_sessions"
+    if agents >= PATTERN_AGENTS:
+        return "promotable"
+    return "one_agent" if agents == 1 else "few_agents"
 
 
 def readers(scope: str, agents: Iterable[Agent]) -> frozenset[str]:
@@ -75,7 +91,8 @@ class Item(Model):
 
     @property
     def promotable(self) -> bool:
-        """Recurs in >= 3 sessions of >= 2 agents of one project: mining should promote it without review.
+        """A lesson recurring in >= 3 sessions of >= 3 agents of one project (``recurrence_of``): mining
+        should promote it without review.
 
         A ``cross_project`` lesson recurs as much but across projects: its pattern is ``team``-scoped and
         waits for a reviewer (DESIGN.md §4.4), so an active pattern for it without review is premature.

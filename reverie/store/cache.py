@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 from reverie.store.tables import Tables
 
 GRAPH_TABLES = ("graph_nodes", "graph_edges", "batches")
-MAP_TABLES = ("mining_maps", "notes", "graph_edges", "batches")
+MAP_TABLES = ("mining_maps", "mining_names", "notes", "graph_edges", "batches")
 T = TypeVar("T")
 
 

@@ -5,7 +5,9 @@ A graph answer is kept (as the bytes sent) until one of the tables it is read fr
 
 Personal notes are the caller's to see only for admins: for anyone else they are left out of the
 graph (with their edges) and are bare points on the map (where they lie and in which cluster, never
-what they say), so the shape of what the fleet learnt shows without anyone's private notes.
+what they say), so the shape of what the fleet learnt shows without anyone's private notes. Cluster
+names follow the same rule: an admin gets the name built from every member, anyone else the name
+built from the shared members only (``mining.names``), on the map and on the graph's pattern nodes.
 """
 
 from __future__ import annotations
@@ -92,9 +94,10 @@ def subject(
 
 @router.get("/map", response_model=MemoryMap)
 def memory_map(principal: Caller, deps: Deps, project: ProjectQuery) -> Response:
-    """The 2-D map of the project's notes (UMAP of their vectors): position, cluster (-1: noise), pattern."""
+    """The 2-D map of the project's notes (UMAP of their vectors): position, cluster (-1: noise), pattern,
+    and the cluster's name (its most distinctive words, from the notes the caller may see)."""
     _project(principal, project)
-    mined = deps.mining.map(project)
+    mined = deps.mining.map(project, personal=principal.is_admin)  # names from the notes the caller may see
     notes = _notes(deps, project)
     points = [_point(principal, p, notes[p.note_id]) for p in mined if p.note_id in notes]
     # Written at once: FastAPI would validate thousands of points a second time on the way out.
@@ -112,7 +115,7 @@ def _notes(deps: Services, project: str) -> dict[str, dict[str, Any]]:
 
 def _point(principal: Principal, mined: MinedPoint, note: dict[str, Any]) -> MapPoint:
     where = {"x": mined.x, "y": mined.y, "cluster": mined.cluster, "pattern_id": mined.pattern_id,
-             "status": note["status"]}
+             "name": mined.name, "status": note["status"]}
     if is_personal(note["scope"]) and not principal.is_admin:
         return MapPoint(note_id=None, scope="personal", **where)
     return MapPoint(note_id=mined.note_id, scope=note["scope"], type=note["type"], subject=note["subject"],

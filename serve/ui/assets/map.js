@@ -216,7 +216,7 @@ export class MapView {
       this.tooltip,
       el('p', { class: 'statement' }, p.statement ?? 'a personal note (its text is for its agent and admins only)'),
       el('p', { class: 'meta' }, [p.type, p.subject && `subject: ${p.subject}`, p.scope, p.status].filter(Boolean).join(' · ')),
-      el('p', { class: 'meta' }, p.cluster < 0 ? 'noise: in no cluster' : `cluster ${p.cluster}`),
+      el('p', { class: 'meta' }, p.cluster < 0 ? 'noise: in no cluster' : `cluster ${p.cluster}${p.name ? `: ${p.name}` : ''}`),
       pattern ? el('p', { class: 'meta' }, `pattern: ${clip(pattern, 120)}`) : null,
     );
     this.tooltip.style.left = `${Math.round(event.clientX + 14)}px`;
@@ -243,7 +243,7 @@ export class MapView {
       el('h3', {}, this.colourBy === 'pattern' ? 'Largest clusters (colour: their pattern)' : 'Largest clusters'),
       el('ul', { class: 'kinds' }, top.map(([cluster, size]) => {
         const sample = clustered.find((p) => p.cluster === cluster);
-        return el('li', {}, swatch('swatch', this.colourOf(sample), '●'), ` cluster ${cluster} `, el('span', { class: 'count' }, String(size)));
+        return el('li', {}, swatch('swatch', this.colourOf(sample), '●'), ` ${sample.name || `cluster ${cluster}`} `, el('span', { class: 'count' }, String(size)));
       })),
       el('p', { class: 'hint' }, 'Hover a point for its note; click it for the detail. Wheel to zoom, drag to pan.'),
     );
