@@ -4,6 +4,8 @@ import subprocess
 from datetime import timedelta
 from pathlib import Path
 
+import pyarrow as pa
+
 from conftest import make_settings
 from factories import event, note, write
 from reverie.clock import ManualClock
@@ -43,11 +45,16 @@ def test_purge_removes_events_derived_notes_and_their_bytes(store: Store, hash_e
     other = note("n3", "Unrelated fact", at, evidence=["e2"])
     store.batches.run("local", [write(n, hash_embedder) for n in (only, mixed, other)], agent_id="a1")
     store.edit_note("n1", {"confidence": 0.9}, principal="rev")  # a note_versions snapshot with the canary
+    names = pa.Table.from_pylist([{"project": "atlas", "fit_id": "f1", "updated_at": at, "labels": [0],
+                                   "names": [f"plan {CANARY.lower()}"], "shared_names": [None]}],
+                                 schema=store.tables.schemas["mining_names"])
+    store.tables.write("mining_names", lambda t: t.add(names))  # a cluster named from the purged note's words
     folder = Path(settings.store.uri)
     assert _grep(folder, CANARY)
     result = store.maintenance.purge(event_ids=["e1"], principal="admin")
     assert (result.events, result.notes_deleted, result.notes_rederived) == (1, ["n1"], ["n2"])
-    assert _grep(folder, CANARY) == []
+    assert _grep(folder, CANARY) == [] and _grep(folder, CANARY.lower()) == []
+    assert store.tables["mining_names"].count_rows() == 0  # rebuilt by the next mining run
     assert [e.event_id for e in store.events.query(agent_id="a1")] == ["e2", "e3"]
     assert store.notes.get("n2").evidence == ["e3"]
     assert {n.note_id for n in store.notes.list(NoteFilter()).notes} == {"n2", "n3"}

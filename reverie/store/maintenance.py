@@ -83,12 +83,13 @@ class Maintenance:
         targets = self._target_events(event_ids, agent_id, session_id)
         purged_ids = {e for _, e in targets}
         agents = {a for a, _ in targets}
-        doomed, mixed = self._derived_notes(purged_ids, agents)
+        doomed, mixed, projects = self._derived_notes(purged_ids, agents)
         gone = _Gone(purged_ids, {session_id} if session_id else set(), {agent_id} if agent_id else set())
         batch_id = self._strip_evidence(mixed, gone, principal)
         self._delete_notes(doomed)
         sessions = self._delete_events(targets)
         self._delete_graph(doomed, sessions, [agent_id] if agent_id else [])
+        self._forget_names(projects)
         self.scrub()
         return PurgeResult(
             events=len(targets), notes_deleted=sorted(doomed), notes_rederived=sorted(mixed),
@@ -108,10 +109,12 @@ class Maintenance:
         table = self._t.read("events", " AND ".join(clauses), ["agent_id", "event_id"])
         return [(r["agent_id"], r["event_id"]) for r in rows(table)]
 
-    def _derived_notes(self, purged: set[str], agents: set[str]) -> tuple[set[str], set[str]]:
+    def _derived_notes(self, purged: set[str], agents: set[str]) -> tuple[set[str], set[str], set[str]]:
+        """Notes derived only from purged events, notes that also rest on others, and their projects."""
         doomed: set[str] = set()
         mixed: set[str] = set()
-        table = self._t.read("notes", None, ["note_id", "evidence", "source_agents", "owner_agent"])
+        projects: set[str] = set()
+        table = self._t.read("notes", None, ["note_id", "evidence", "source_agents", "owner_agent", "project"])
         for row in rows(table):
             evidence = set(row["evidence"] or [])
             related = set(row["source_agents"] or []) | {row["owner_agent"]}
@@ -121,7 +124,9 @@ class Maintenance:
                 doomed.add(row["note_id"])
             else:
                 mixed.add(row["note_id"])
-        return doomed, mixed - doomed
+            if row["project"]:
+                projects.add(row["project"])
+        return doomed, mixed - doomed, projects
 
     def _strip_evidence(self, mixed: set[str], gone: _Gone, principal: str) -> str | None:
         if not mixed:
@@ -173,6 +178,12 @@ class Maintenance:
             self._t.write("graph_edges", lambda t: t.delete(f"{sql_in('source', ids)} OR {sql_in('target', ids)}"))
         if notes:
             self._t.write("review_items", lambda t: t.delete(sql_in("pattern_id", notes)))
+
+    def _forget_names(self, projects: set[str]) -> None:
+        """Cluster names are words of the notes' statements: those of a project whose notes lost
+        evidence go (the next mining run names its clusters again)."""
+        if projects:
+            self._t.write("mining_names", lambda t: t.delete(sql_in("project", projects)))
 
     def scrub(self) -> None:
         """Rewrite every fragment holding deleted rows and drop every old version and stray file."""
