@@ -118,21 +118,23 @@ def test_a_merge_unions_evidence_raises_confidence_refreshes_last_seen_and_is_id
 @pytest.mark.parametrize(("new", "old", "expected"), [
     ({"verified": True}, {}, "supersede_old"),
     ({}, {"verified": True, "days": 200}, "question"),
-    ({}, {"days": 1}, "question"),
+    ({}, {"days": 1}, "supersede_new"),  # evidence time decides: the rival's evidence is later
+    ({}, {}, "supersede_old"),  # the same evidence time: observed in this run
+    ({"specificity": "high"}, {"specificity": "high", "days": 10}, "supersede_old"),
     ({"specificity": "high", "days": 0}, {"days": 40}, "supersede_old"),
     ({"days": 0}, {"verified": True, "specificity": "high", "days": 0}, "question"),
 ])
 def test_resolution_decisions(new: dict, old: dict, expected: str) -> None:
     newer = _note("n-new", "Tokens live 30 minutes.", **new)
     older = _note("n-old", "Tokens live 15 minutes.", **old)
-    assert decide(newer, older, NOW, SETTINGS, old_observed=False) == expected
+    assert decide(newer, older, SETTINGS, old_observed=False) == expected
 
 
 def test_a_verified_correction_supersedes_and_links_the_older_constraint() -> None:
     old = _note("n-old", "Invoices are rounded to 4 decimals.", days=20)
     index = NoteIndex([old], np.stack([_vec(1.0)]))
     correction = Member(_cand("Invoices are rounded to 2 decimals, not 4.", "e9", source="tool", verified=True, kind="constraint"), _vec(0.8))
-    changes = resolve(weigh(deduplicate([correction], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
+    changes = resolve(weigh(deduplicate([correction], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
     by_id = {c.note.note_id: c for c in changes}
     new_id = next(i for i in by_id if i != "n-old")
     assert by_id["n-old"].note.status == "superseded" and by_id["n-old"].note.superseded_by == new_id
@@ -144,16 +146,19 @@ def test_an_unverified_contradiction_of_a_verified_fact_becomes_a_linked_open_qu
     fact = _note("n-fact", "Token lifetime is 15 minutes.", verified=True, days=60)
     index = NoteIndex([fact], np.stack([_vec(1.0)]))
     claim = Member(_cand("Tokens may now live 30 minutes.", "e9", kind="constraint", specificity="high"), _vec(0.7))
-    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
-    [change] = changes
-    assert change.note.type == "open_question" and change.note.conflicts_with == ["n-fact"]
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
+    by_id = {c.note.note_id: c.note for c in changes}
+    [question] = [n for i, n in by_id.items() if i != "n-fact"]
+    assert question.type == "open_question" and question.conflicts_with == ["n-fact"]
+    assert by_id["n-fact"].contested and by_id["n-fact"].status == "active" and by_id["n-fact"].conflicts_with == [question.note_id]
+    assert question.slot == by_id["n-fact"].slot is not None
 
 
 def test_notes_of_other_slots_are_not_rivals_even_with_different_values() -> None:
     other = _note("n-cache", "Cache entries expire after 30 minutes.")
     index = NoteIndex([other], np.stack([_vec(1.0)]))
     claim = Member(_cand("Tokens live 15 minutes.", "e9", subject="token lifetime"), _vec(0.2))
-    [change] = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
+    [change] = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
     assert change.note.type == "preference" and change.note.supersedes == []
 
 
