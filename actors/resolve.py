@@ -32,7 +32,7 @@ from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import asserts, normalise, read, replaced, slot_text, stable_digest
+from reverie.statements import Reading, asserts, normalise, read, replaced, slot_text, stable_digest, without_replacements
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
@@ -161,14 +161,14 @@ def _readable(index: NoteIndex, note: Note) -> list[str]:
 
 def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings: ConsolidationSettings,
                agent_id: str) -> list[tuple[Note, Rivalry]]:
-    mine = read(note.statement)
     phrases = replaced(note.statement)
+    mine = claim(note.statement)
     explicit = is_correction(note)
     found = []
     for rival_id, (rival, sim, slot_sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
         if rival_id == note.note_id or not _live_claim(rival) or rival_id in note.supersedes:
             continue
-        theirs = read(rival.statement)
+        theirs = claim(rival.statement)
         if different_things(mine, theirs):
             continue
         if phrases and sim >= settings.correction_similarity and _states_replaced(rival, phrases, settings):
@@ -180,6 +180,12 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         if conflict is not None:
             found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
+
+
+def claim(statement: str) -> Reading:
+    """What a statement asserts now: a correction is read without what it replaces ("no longer Y"
+    is no negation of the new rule)."""
+    return read((without_replacements(statement) or statement) if replaced(statement) else statement)
 
 
 def _states_replaced(rival: Note, phrases: list[str], settings: ConsolidationSettings) -> bool:

@@ -305,12 +305,12 @@ _PHRASE = r"(?P<old>(?:[^,;.!?()]|(?<=\d)\.(?=\d))+?)"
 _REPLACES: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|went|go(?:ne)?|upgraded|downgraded|migrated|raised|lowered)"
     r"\s+(?:\w+\s+){0,3}?from\s+" + _PHRASE + r"\s+to\b",
-    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?" + _PHRASE + r"(?=$|[,;!?()]|\.(?!\d))",
+    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
     r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)" + _PHRASE + r"\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:enough|needed|used|valid|allowed|supported|right)\b",
-    r"\b(?:it|this|that|they|he|she|we|i)?\s*used\s+to\s+(?:be\s+)?" + _PHRASE + r"(?=$|[,;!?()]|\.(?!\d))",
+    r"\b(?:it|this|that|they|he|she|we|i)?\s*used\s+to\s+(?:be\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
     r"\((?:it\s+)?(?:was|were)\s+" + _PHRASE + r"\)",
-    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE + r"(?=$|[,;!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
-    r"\b(?:drop|forget|ditch)\s+(?:the\s+)?" + _PHRASE + r"(?=$|[,;!?()]|\.(?!\d)|\s+(?:i|you|we)\s+asked\b)",
+    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
+    r"\b(?:drop|forget|ditch)\s+(?:the\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:i|you|we)\s+asked\b)",
     r"\breplac(?:e|ed|ing)\s+" + _PHRASE + r"\s+(?:with|by)\b",
     r"(?:^|[,;:]\s*)" + _PHRASE + r"\s+(?:is|are)\s+(?:closed|retired|deprecated|gone|obsolete|out)\b(?:\s+now)?",
     r"\b(?:not|no)\s+" + _PHRASE + r"\s+any\s*more\b",
@@ -356,7 +356,7 @@ def says_replacement(text: str) -> bool:
 def asserts(statement: str, phrase: str, share: float) -> bool:
     """Lexical evidence that ``statement`` asserts ``phrase`` in its main clause: every number of the
     phrase, and at least ``share`` of its content words (lemmas), appear there."""
-    main = _without_replacements(statement)
+    main = without_replacements(statement)
     have_words = set(content_words(main))
     have_numbers = set(_NUMBERS.findall(main))
     numbers = set(_NUMBERS.findall(phrase))
@@ -372,7 +372,8 @@ _NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 _FRAME_WORDS = frozenset({"longer", "anymore", "now", "today", "earlier", "before", "asked", "enough", "retired", "closed"})
 
 
-def _without_replacements(text: str) -> str:
+def without_replacements(text: str) -> str:
+    """The statement without what it says it replaces (its new claim only)."""
     main, _ = split_contrast(text)
     for pattern in _REPLACES:
         main = pattern.sub(" ", main)
@@ -389,7 +390,7 @@ def slot_text(text: str) -> str:
     """The statement with what fills the slot masked: contrast and replaced clauses dropped, numbers,
     code and enumerated options replaced by ``#`` — so "2 decimals, not 4" and "rounded to 4 decimals"
     read alike, and a note's rivals are found by this text's embedding neighbourhood."""
-    main = _without_replacements(text)
+    main = without_replacements(text)
     main = _MASK_CODE.sub("#", main)
     main = _MASK_NUMBER.sub("# ", main)
     kept = ["#" if lemma(w.lower()) in _OPTION_WORDS or w.lower() in _NUMBER_WORDS else w for w in main.split()]
