@@ -85,6 +85,20 @@ def store_stats(data: DataOption = None) -> None:
     _print_stats(Store.open(settings.store, spec_for(settings.embedding)))
 
 
+@store_app.command("migrate")
+def store_migrate(data: DataOption = None) -> None:
+    """Bring a store to the current schema (new note columns) and move personal module knowledge
+    (constraints, procedures, verified facts of a module) to its module scope, as one batch that
+    `POST /v1/batches/{id}/rollback` undoes. Run it with the service stopped."""
+    from reverie.store.maintenance import migrate
+
+    settings = with_data(Settings(), data)
+    store = Store.open(settings.store, spec_for(settings.embedding))
+    result = migrate(store.tables, store.batches, principal="cli")
+    console.print(f"columns added: {', '.join(result.columns_added) or 'none'}; notes moved to module scope: "
+                  f"{len(result.moved)}" + (f" (batch {result.batch_id})" if result.batch_id else ""))
+
+
 # --- keys ----------------------------------------------------------------------------------------
 KeysFileOption = Annotated[Path | None, typer.Option("--keys-file", help="the keys file (default: REVERIE_AUTH__KEYS_FILE or <data>/keys.json)")]
 
