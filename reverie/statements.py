@@ -394,5 +394,5 @@ def slot_text(text: str) -> str:
     main = _MASK_CODE.sub("#", main)
     main = _MASK_NUMBER.sub("# ", main)
     kept = ["#" if lemma(w.lower()) in _OPTION_WORDS or w.lower() in _NUMBER_WORDS else w for w in main.split()]
-    masked = re.sub(r"\s+", " ", " ".join(kept)).strip(" ,;:-")
+    masked = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", " ".join(kept))).strip(" ,;:-")
     return masked or text

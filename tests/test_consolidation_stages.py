@@ -178,3 +178,62 @@ def test_prune_archives_expired_notes_and_what_exceeds_the_budgets() -> None:
     archived = [c for c in prune(fresh, EMPTY, CTX, capped) if c.note.status == "archived"]
     assert sorted(c.note.note_id for c in archived) == ["n-0", "n-1", "n-2"]
     assert all(c.action == "prune" for c in archived)
+
+
+# --- corrections, slots and evidence time (issue 15) ---------------------------------------------
+def _module_note(note_id: str, statement: str, *, days: float, verified: bool = False, specificity: str = "medium",
+                 owner: str = "a2") -> Note:
+    return _note(note_id, statement, days=days, verified=verified, specificity=specificity).model_copy(
+        update={"scope": "module:atlas/ledger", "owner_agent": owner, "project": "atlas", "module": "ledger"})
+
+
+def _correction(statement: str, event: str, vector: np.ndarray, **extra: object) -> Member:
+    candidate = _cand(statement, event, kind="constraint").model_copy(update={"tags": ["correction"], **extra})
+    return Member(candidate, vector)
+
+
+def _run(members: list[Member], index: NoteIndex) -> dict[str, Note]:
+    changes = resolve(weigh(deduplicate(members, index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
+    return {c.note.note_id: c.note for c in changes}
+
+
+def test_a_correction_finds_its_target_in_another_scope_at_a_low_similarity_by_what_it_replaces() -> None:
+    target = _module_note("n-rule", "Run the export with exporter.py --batch 500 every night.", days=5, specificity="high")
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    below = SETTINGS.correction_similarity + 0.02  # far under conflict_similarity
+    notes = _run([_correction("The export no longer uses exporter.py --batch 500.", "e9", _vec(below))], index)
+    assert notes["n-rule"].status == "superseded" and notes["n-rule"].superseded_by in notes
+    assert notes[notes["n-rule"].superseded_by].slot == notes["n-rule"].slot is not None
+
+
+def test_a_contrast_clause_that_no_note_states_corrects_nothing() -> None:
+    other = _note("n-other", "Summaries name the ticket first.", days=5)
+    index = NoteIndex([other], np.stack([_vec(1.0)]))
+    notes = _run([Member(_cand("Summaries should be a table, not long bullet lists.", "e9"), _vec(0.9))], index)
+    assert "n-other" not in notes or notes["n-other"].status == "active"
+    assert all(n.supersedes == [] for n in notes.values())
+
+
+def test_dedupe_never_merges_a_correction_into_its_target() -> None:
+    target = _note("n-old", "Reports go out as PDF attachments.", days=5)
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    [draft] = deduplicate([_correction("Stop sending PDF attachments for reports.", "e9", _vec(0.99))], index, SETTINGS, "a1")
+    assert draft.target is None
+
+
+def test_a_verified_target_against_an_unverified_correction_is_contested_not_superseded() -> None:
+    fact = _module_note("n-fact", "The ledger db listens on port 6543.", days=5, verified=True)
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    notes = _run([_correction("The ledger db is on port 7000, no longer 6543.", "e9", _vec(0.8))], index)
+    [question] = [n for i, n in notes.items() if i != "n-fact"]
+    assert notes["n-fact"].status == "active" and notes["n-fact"].contested
+    assert question.type == "open_question" and question.conflicts_with == ["n-fact"]
+
+
+def test_evidence_time_orders_two_claims_observed_in_one_run() -> None:
+    older = Member(_cand("Backups keep 7 days of history.", "e1", kind="constraint", minutes=0, subject="backup"), _vec(1.0))
+    newer = Member(_cand("Backups keep 30 days of history.", "e2", kind="constraint", minutes=60, subject="backup"), _vec(0.9))
+    notes = _run([newer, older], EMPTY)
+    by_text = {n.statement: n for n in notes.values()}
+    assert by_text["Backups keep 7 days of history."].status == "superseded"
+    assert by_text["Backups keep 30 days of history."].status == "active"
