@@ -5,6 +5,11 @@
 - :class:`ChatExtractor` asks any OpenAI-compatible chat endpoint (optional, off by default) and
   refuses a malformed answer with :class:`~reverie.errors.ExtractionError`, never a silent ``[]``.
 
+Where a candidate lives is :func:`home_scope`: module knowledge (constraints, procedures, verified
+facts seen in a session of a module) in ``module:<p>/<m>``, everything else personal. A ``feedback``
+event or a statement worded as a replacement ("instead of", "no longer", "used to" ...) is tagged
+``correction``; consolidation decides whether it corrects a note.
+
 Extractors see only masked text, and never text that tries to instruct: such events become
 ``quarantined`` candidates from the rules and are never put into a prompt. Confidence is set later
 from the trust tier of the candidate's ``source`` (stage 4); extractors only name the source.
