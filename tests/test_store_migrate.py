@@ -45,3 +45,17 @@ def test_migrate_moves_personal_module_knowledge_as_one_batch_and_rollback_undoe
     assert migrate(store.tables, store.batches).batch_id is None  # nothing left to move
     store.batches.rollback(result.batch_id or "", principal="admin")
     assert store.notes.get("n-rule").scope == "personal:a1"
+
+
+def test_slot_and_contested_travel_with_export_import_and_rollback(store: Store, hash_embedder: HashEmbedder, clock: ManualClock, tmp_path: Path) -> None:
+    from serve.governance.transfer import export_project, import_archive, read_archive
+
+    fact = note("n-fact", "The db listens on port 6543.", clock.now(), scope="module:atlas/ledger")
+    store.batches.run("local", [write(fact.model_copy(update={"slot": "slot-port"}), hash_embedder)], agent_id="a1")
+    contest = store.edit_note("n-fact", {"contested": True}, principal="a1")
+    settings = make_settings(tmp_path / "other")
+    other = Store.open(settings.store, spec_for(settings.embedding), clock)
+    import_archive(other, hash_embedder, read_archive(export_project(store, "atlas"), 64 * 1024 * 1024), "admin")
+    assert (other.notes.get("n-fact").slot, other.notes.get("n-fact").contested) == ("slot-port", True)
+    store.batches.rollback(contest.batch_id, principal="admin")
+    assert (store.notes.get("n-fact").slot, store.notes.get("n-fact").contested) == ("slot-port", False)
