@@ -36,6 +36,7 @@ from reverie.statements import Reading, asserts, normalise, read, replaced, slot
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
+MODULE_KNOWLEDGE = frozenset({"constraint", "procedure", "verified_fact"})
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -215,14 +216,22 @@ def _apply(views: dict[str, Change], note_id: str, rival: Note, rivalry: Rivalry
         decision = "question"  # a project or team note changes through review, not by one agent's run
     if decision == "supersede_old":
         views[rival.note_id] = _superseded(rival, new, rivalry, now, rival_change, slot)
-        views[note_id] = _with(change, {"supersedes": [*new.supersedes, rival.note_id], "slot": slot},
-                               f"supersedes {rival.note_id} ({rivalry.kind})")
+        update: dict[str, object] = {"supersedes": [*new.supersedes, rival.note_id], "slot": slot}
+        if change.new and _joins_module(new, rival):
+            update["scope"] = rival.scope  # the module's agents keep one (corrected) note
+        views[note_id] = _with(change, update, f"supersedes {rival.note_id} ({rivalry.kind})")
     elif decision == "supersede_new":
         views[note_id] = _superseded(new, rival, rivalry, now, change, slot)
         views[rival.note_id] = _touched(rival, rival_change, {"slot": slot}, f"outranks {note_id}")
     else:
         views = _question(views, note_id, rival, rival_change, rivalry, slot, agent_id)
     return views
+
+
+def _joins_module(new: Note, rival: Note) -> bool:
+    """A personal correction of a module note that is itself module knowledge moves to that module."""
+    return (rival.scope.startswith("module:") and new.scope.startswith("personal:") and new.type in MODULE_KNOWLEDGE
+            and "[PII:" not in new.statement and "quarantine" not in new.tags)
 
 
 def _question(views: dict[str, Change], note_id: str, rival: Note, rival_change: Change | None, rivalry: Rivalry,

@@ -79,13 +79,19 @@ def module_scope(event: Event) -> str | None:
     return f"module:{event.project}/{event.module}" if event.module else None
 
 
-def home_scope(event: Event, note_type: str, statement: str, *, quarantined: bool = False) -> str:
+def home_scope(event: Event, note_type: str, statement: str, *, quarantined: bool = False, correction: bool = False) -> str:
     """Where a candidate lives: module knowledge (constraints, procedures, verified facts observed in
     a session of a module) in ``module:<p>/<m>``, so the module's agents share one note; preferences,
-    lessons, quarantined text and anything that held personal data in the agent's personal scope."""
+    lessons, quarantined text, anything that held personal data and anything said in the first person
+    ("I", "my", "me": someone's own preference, whatever cue typed it) in the agent's personal scope.
+    A correction not tagged as module knowledge starts personal too: it joins the module only when the
+    note it supersedes is a module note (``actors.resolve``), so correcting a preference never shares it."""
     shared = module_scope(event)
     held_personal = any(m.group(0).startswith("[PII:") for m in PLACEHOLDER.finditer(f"{event.text} {statement}"))
-    if shared is None or quarantined or held_personal or note_type not in MODULE_TYPES:
+    explicit = {f"{t}" for t in event.tags} & {"constraint", "procedure", "verified"} or event.verified
+    if correction and not explicit:
+        return personal_scope(event.agent_id)
+    if shared is None or quarantined or held_personal or note_type not in MODULE_TYPES or _FIRST_PERSON.search(statement):
         return personal_scope(event.agent_id)
     return shared
 
@@ -119,7 +125,8 @@ def clean_statement(text: str, cue: re.Pattern[str] | None = None) -> str:
 
 def _candidate(event: Event, statement: str, **fields: Any) -> Candidate:
     note_type = str(fields.get("type", "lesson"))
-    scope = home_scope(event, note_type, statement, quarantined=fields.get("status") == "quarantined")
+    scope = home_scope(event, note_type, statement, quarantined=fields.get("status") == "quarantined",
+                       correction="correction" in fields.get("tags", ()))
     base: dict[str, Any] = {
         "subject": topic(statement), "statement": statement, "evidence": [event.event_id],
         "scope": scope, "confidence": 0.5, "verified": event.verified,

@@ -237,3 +237,11 @@ def test_evidence_time_orders_two_claims_observed_in_one_run() -> None:
     by_text = {n.statement: n for n in notes.values()}
     assert by_text["Backups keep 7 days of history."].status == "superseded"
     assert by_text["Backups keep 30 days of history."].status == "active"
+
+
+def test_a_personal_correction_of_a_module_rule_joins_the_module() -> None:
+    target = _module_note("n-rule", "Backups run at 02:00 UTC.", days=5)
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    notes = _run([_correction("I moved the backups: they no longer run at 02:00 UTC but at 04:00.", "e9", _vec(0.8))], index)
+    [new] = [n for i, n in notes.items() if i != "n-rule"]
+    assert notes["n-rule"].superseded_by == new.note_id and new.scope == "module:atlas/ledger"
