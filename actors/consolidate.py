@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from actors.collect import Replay, chunk, keep, pick_sessions, score
 from actors.dedupe import deduplicate, quarantine_drafts
 from actors.plan import LIVE_STATUSES, Change, Member, NoteIndex, RunContext
 from actors.prune import prune
-from actors.resolve import resolve
+from actors.resolve import RIVAL_POOL, resolve
 from actors.store_client import ModelClient, StoreClient
 from actors.trust import weigh
 from reverie.clock import Clock
@@ -33,6 +35,7 @@ from reverie.extract import Extractor, extract
 from reverie.ports import ConsolidationResult
 from reverie.records import Batch, Candidate, Session
 from reverie.settings import Settings
+from reverie.statements import slot_text
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +114,9 @@ class Consolidation:
         consumed = set(replay.consumed(done))
         candidates = [c for c in candidates if set(c.session_ids) <= consumed]
         timer.lap("extract")
-        vectors = self._model.embed([c.statement for c in candidates])
-        members = [Member(c, v) for c, v in zip(candidates, vectors, strict=True)]
+        statements = [c.statement for c in candidates]
+        vectors = self._model.embed(statements + [slot_text(s) for s in statements]) if candidates else np.zeros((0, 0))
+        members = [Member(c, v, slot) for c, v, slot in zip(candidates, vectors[:len(candidates)], vectors[len(candidates):], strict=True)]
         timer.lap("embed")
         read = Counter(e.session_id for e in events)
         return Prepared(replay, members, {s: read[s] for s in consumed}, done, timer.laps)
@@ -144,14 +148,26 @@ class Consolidation:
         """Stages 3-6 over the current notes: the changes one batch will write."""
         settings = self._settings.consolidation
         scopes = sorted({m.candidate.scope for m in prepared.members})
-        notes, vectors = self._store.notes_for(self.agent_id, scopes)
-        index = NoteIndex(notes, vectors)
+        projects = sorted({s.project for s in picked})
+        notes, vectors = self._store.notes_for(self.agent_id, scopes, projects)
+        index = self._with_slots(NoteIndex(notes, vectors), prepared.members)
         ctx = RunContext(self.agent_id, self._clock.now(), {s.session_id: s for s in picked})
         drafts = deduplicate(prepared.members, index, settings, self.agent_id)
         drafts += quarantine_drafts(prepared.members, index, self.agent_id)
         changes = weigh(drafts, ctx, settings)
-        changes = resolve(changes, index, settings, ctx.now)
+        changes = resolve(changes, index, settings, ctx.now, self.agent_id)
         return prune(changes, index, ctx, settings)
+
+    def _with_slots(self, index: NoteIndex, members: Sequence[Member]) -> NoteIndex:
+        """The index with the value-masked embeddings of the live notes near the run's candidates."""
+        floor = self._settings.consolidation.correction_similarity
+        near = {n.note_id: n for m in members for n, sim in index.nearest_in(m.vector, index.scopes(), RIVAL_POOL)
+                if sim >= floor}
+        wanted = sorted(i for i in near if index.slot_vector(i) is None)
+        if not wanted:
+            return index
+        found = self._model.embed([slot_text(near[i].statement) for i in wanted])
+        return index.with_slot_vectors(dict(zip(wanted, found, strict=True)))
 
     def _stats(self, prepared: Prepared, changes: Sequence[Change], reason: str, attempt: int, wall: float) -> dict[str, Any]:
         replay = prepared.replay

@@ -2,11 +2,13 @@
 
 1. exact: the same normalised statement in the same scope is one note (short statements that an
    embedding threshold would miss are merged here);
-2. within the run: single linkage over cosine similarity >= ``duplicate_similarity``, never joining
-   two candidates that contradict each other (same words, other value or polarity) or that name
-   different things by number ("pool 1" / "pool 2");
+2. within the run: single linkage over cosine similarity >= ``duplicate_similarity`` (of the
+   statements, or of their value-masked forms, so "X, not Y" restates "X"), never joining two
+   candidates that contradict each other (same words, other value or polarity), that name different
+   things by number ("pool 1" / "pool 2"), or where one corrects the other (it replaces what the
+   other states: a correction is never merged into its target);
 3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
-   similarity >= ``duplicate_similarity`` that does not contradict the group absorbs it.
+   similarity >= ``duplicate_similarity`` that is not apart from the group (as above) absorbs it.
 
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
@@ -22,7 +24,7 @@ from actors.plan import Draft, Member, NoteIndex, note_id_for
 from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import Reading, read
+from reverie.statements import asserts, read, replaced
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -30,7 +32,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def deduplicate(members: Sequence[Member], index: NoteIndex, settings: ConsolidationSettings, owner: str) -> list[Draft]:
     """Groups of the run's non-quarantined candidates, each new or merged into an existing note."""
     groups = exact_groups([m for m in members if m.candidate.status != "quarantined"])
-    groups = link_within_run(groups, settings.duplicate_similarity)
+    groups = link_within_run(groups, settings.duplicate_similarity, settings.correction_overlap)
     return [match_store(group, index, settings, owner) for group in groups]
 
 
@@ -52,13 +54,16 @@ def exact_groups(members: Sequence[Member]) -> list[list[Member]]:
     return list(groups.values())
 
 
-def link_within_run(groups: list[list[Member]], threshold: float) -> list[list[Member]]:
-    """Single-linkage clusters of groups whose leads are similar and never contradict."""
+def link_within_run(groups: list[list[Member]], threshold: float, overlap: float = 0.6) -> list[list[Member]]:
+    """Single-linkage clusters of groups whose leads are similar and are never apart."""
     if len(groups) < 2:
         return groups
     leads = np.stack([g[0].vector for g in groups]).astype(np.float32)
     sims = leads @ leads.T
-    readings = [read(g[0].candidate.statement) for g in groups]
+    if all(g[0].slot_vector is not None for g in groups):
+        slots = np.stack([g[0].slot_vector for g in groups]).astype(np.float32)  # type: ignore[misc]
+        sims = np.maximum(sims, slots @ slots.T)
+    statements = [g[0].candidate.statement for g in groups]
     parent = list(range(len(groups)))
     members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
     scopes = np.array([g[0].candidate.scope for g in groups], dtype=object)
@@ -67,16 +72,24 @@ def link_within_run(groups: list[list[Member]], threshold: float) -> list[list[M
     order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
     for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
         a, b = _root(parent, i), _root(parent, j)
-        if a != b and not any(_apart(readings[x], readings[y]) for x in members[a] for y in members[b]):
+        if a != b and not any(apart(statements[x], statements[y], overlap) for x in members[a] for y in members[b]):
             low, high = min(a, b), max(a, b)
             parent[high] = low
             members[low] = sorted(members[low] + members.pop(high))
     return [[m for i in members[root] for m in groups[i]] for root in sorted(members)]
 
 
-def _apart(a: Reading, b: Reading) -> bool:
-    """Never the same note: they contradict, or they name different things."""
-    return different_things(a, b) or conflict_between(a, b) is not None
+def apart(a: str, b: str, overlap: float) -> bool:
+    """Never the same note: they contradict, name different things, or one corrects the other."""
+    first, second = read(a), read(b)
+    if different_things(first, second) or conflict_between(first, second) is not None:
+        return True
+    return corrects(a, b, overlap) or corrects(b, a, overlap)
+
+
+def corrects(correction: str, target: str, overlap: float) -> bool:
+    """``correction`` says it replaces something that ``target`` states."""
+    return any(asserts(target, phrase, overlap) for phrase in replaced(correction))
 
 
 def _root(parent: list[int], i: int) -> int:
@@ -102,17 +115,23 @@ def match_store(group: list[Member], index: NoteIndex, settings: ConsolidationSe
 
 
 def _near_duplicate(group: list[Member], index: NoteIndex, settings: ConsolidationSettings) -> Note | None:
-    readings: list[Reading] = [read(m.candidate.statement) for m in group]
+    statements = [m.candidate.statement for m in group]
     found: list[Note] = []
     for note, similarity in index.nearest(group[0].vector, group[0].candidate.scope, settings.duplicate_k):
-        if similarity < settings.duplicate_similarity:
-            break
-        mine = read(note.statement)
-        if not any(_apart(mine, r) for r in readings):
+        if max(similarity, _slot_similarity(group[0], note, index)) < settings.duplicate_similarity:
+            continue
+        if not any(apart(note.statement, s, settings.correction_overlap) for s in statements):
             found.append(note)
     if not found:
         return None
     return max(found, key=lambda n: (n.confidence, n.status == "active", n.note_id))
+
+
+def _slot_similarity(member: Member, note: Note, index: NoteIndex) -> float:
+    theirs = index.slot_vector(note.note_id)
+    if member.slot_vector is None or theirs is None:
+        return -1.0
+    return float(member.slot_vector @ theirs)
 
 
 def _when(member: Member) -> tuple[datetime, str]:

@@ -73,15 +73,20 @@ class StoreGateway:
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]:
         return self._store.events.query(agent_id=agent_id, session_ids=session_ids)
 
-    def notes_for(self, agent_id: str, scopes: Sequence[str]) -> tuple[list[Note], np.ndarray]:
-        """Every note the agent owns and every note of ``scopes`` (all statuses but deleted), with vectors."""
-        from reverie.store import NoteFilter
+    def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
+        """Every note the agent owns, every note of ``scopes`` and every shared note of ``projects`` (the
+        scopes the agent reads there, where a correction looks for its target), all statuses but
+        deleted, with vectors."""
+        from reverie.store import NoteFilter, sql_in
         from reverie.store.rows import note_from_row
 
         frames = [self._store.notes.frame(NoteFilter(owner=agent_id, extra=["status != 'deleted'"]))]
         shared = sorted({s for s in scopes if not s.startswith("personal:")})
         if shared:
             frames.append(self._store.notes.frame(NoteFilter(scopes=shared, extra=["status != 'deleted'"])))
+        if projects:
+            where = f"status != 'deleted' AND scope NOT LIKE 'personal:%' AND ({sql_in('project', projects)} OR scope = 'team')"
+            frames.append(self._store.notes.frame(NoteFilter(extra=[where])))
         rows: dict[str, dict[str, Any]] = {}
         for frame in frames:
             rows.update({r["note_id"]: r for r in frame.to_pylist()})

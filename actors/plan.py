@@ -21,16 +21,18 @@ COMPARED_STATUSES = ("active", "candidate", "open_question")
 
 
 def note_id_for(owner: str, scope: str, note_type: str, statement: str) -> str:
-    """Deterministic: the same first statement in the same scope always yields the same id."""
-    return "n-" + stable_digest(owner, scope, note_type, normalise(statement))
+    """Deterministic: the same first statement in the same scope always yields the same id (in a
+    shared scope whoever says it first: two agents' runs that add it at once meet as a batch conflict)."""
+    return "n-" + stable_digest(owner if scope.startswith("personal:") else "shared", scope, note_type, normalise(statement))
 
 
 @dataclass(frozen=True)
 class Member:
-    """One candidate and the embedding of its statement."""
+    """One candidate, the embedding of its statement and of its value-masked statement (its slot)."""
 
     candidate: Candidate
     vector: np.ndarray
+    slot_vector: np.ndarray | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -60,6 +62,7 @@ class Change:
     vector: np.ndarray | None = None
     new: bool = False
     observed: bool = False
+    slot_vector: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,9 @@ class RunContext:
 class NoteIndex:
     """Existing notes of the run's scopes (every status but deleted) with their vectors."""
 
-    def __init__(self, notes: Sequence[Note], vectors: np.ndarray) -> None:
+    def __init__(self, notes: Sequence[Note], vectors: np.ndarray, slot_vectors: dict[str, np.ndarray] | None = None) -> None:
         self.notes = list(notes)
+        self.slot_vectors = dict(slot_vectors or {})
         dim = vectors.shape[1] if vectors.ndim == 2 else 0
         self.vectors = vectors.reshape(len(self.notes), dim).astype(np.float32) if self.notes else np.zeros((0, dim), np.float32)
         self._by_id = {n.note_id: i for i, n in enumerate(self.notes)}
@@ -104,6 +108,25 @@ class NoteIndex:
     def vector(self, note_id: str) -> np.ndarray | None:
         index = self._by_id.get(note_id)
         return None if index is None else self.vectors[index]
+
+    def slot_vector(self, note_id: str) -> np.ndarray | None:
+        """The embedding of the note's value-masked statement, where the run computed it."""
+        return self.slot_vectors.get(note_id)
+
+    def with_slot_vectors(self, found: dict[str, np.ndarray]) -> NoteIndex:
+        index = NoteIndex.__new__(NoteIndex)
+        index.__dict__.update(self.__dict__)
+        index.slot_vectors = {**self.slot_vectors, **found}
+        return index
+
+    def nearest_in(self, vector: np.ndarray, scopes: Iterable[str], k: int,
+                   statuses: Iterable[str] = LIVE_STATUSES) -> list[tuple[Note, float]]:
+        """The ``k`` most similar notes of any of ``scopes`` with one of ``statuses``."""
+        found = [hit for scope in sorted(set(scopes)) for hit in self.nearest(vector, scope, k, statuses)]
+        return sorted(found, key=lambda h: (-h[1], h[0].note_id))[:k]
+
+    def scopes(self) -> list[str]:
+        return sorted(self._scope_rows)
 
     def exact(self, scope: str, statement: str) -> Note | None:
         index = self._by_key.get((scope, normalise(statement)))

@@ -1,159 +1,320 @@
-"""Stage 5: resolve contradictions within the same scope and subject.
+"""Stage 5: resolve contradictions between notes of one slot, and let corrections supersede.
 
-Two notes are rivals when they share a scope, are about the same slot (the same subject, or
-statements at least ``conflict_similarity`` alike) and :mod:`reverie.conflicts` finds a
-contradiction. The one with the higher resolution score wins — verified +2, high specificity +1,
-freshness max(0, 1 - age_days/30), observed in this run +0.5 — and the loser is superseded
-(``superseded_by``, ``invalid_at``, the overturning evidence in the audit reason). A near tie
-(within ``conflict_margin``) turns the newer one into an ``open_question`` linked to the other, and an
-unverified note never supersedes a verified one, whatever the scores: it becomes an open question.
+Two notes are rivals when they fill the same *slot* — the same stored ``slot`` id, statements at
+least ``conflict_similarity`` alike, value-masked statements (:func:`reverie.statements.slot_text`)
+at least ``slot_similarity`` alike, or the same subject — in scopes the run may write, and
+:mod:`reverie.conflicts` finds a contradiction. A **correction** is a statement that says what it
+replaces ("X instead of Y", "no longer Y", "it used to be Y" ...): its target is any live note of a
+scope the agent reads in its project, at least ``correction_similarity`` alike, whose main clause
+states what is replaced (lexical evidence: :func:`reverie.statements.asserts`). A correction that
+finds no such note corrects nothing.
+
+Order is by **evidence time** (``last_seen_at``: when the events were observed), never the wall
+clock. A later correction supersedes its target. Otherwise the higher resolution score wins —
+verified +2, the later evidence +1, observed in this run +0.5 — and high specificity (+1) only
+breaks a tie. Whatever the scores, an unverified note never supersedes a verified one: it becomes an
+``open_question`` linked to it and the verified note is marked ``contested`` (retrieval shows both).
+A remaining tie leaves both visible the same way: never the older claim as the only live answer.
+The loser is superseded (``superseded_by``, ``invalid_at``, the overturning evidence in the audit
+reason). Rivals share one ``slot`` id, which every note the run writes gets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Literal
 
 import numpy as np
 
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import Conflict, conflict_between
+from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import normalise, read
+from reverie.statements import Reading, asserts, normalise, read, replaced, slot_text, stable_digest, without_replacements
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
+MODULE_KNOWLEDGE = frozenset({"constraint", "procedure", "verified_fact"})
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def resolution_score(note: Note, now: datetime, settings: ConsolidationSettings, *, observed: bool) -> float:
+@dataclass(frozen=True)
+class Rivalry:
+    """Why two notes compete: a contradiction in one slot, or an explicit correction of the rival."""
+
+    kind: str
+    detail: str
+    correction: bool = False
+
+
+def evidence_time(note: Note) -> datetime:
+    """When the note's latest evidence was observed (event time); never the time of the run."""
+    return note.last_seen_at or note.valid_from or note.created_at or EPOCH
+
+
+def is_correction(note: Note) -> bool:
+    return "correction" in note.tags or bool(replaced(note.statement))
+
+
+def resolution_score(note: Note, rival: Note, settings: ConsolidationSettings, *, observed: bool) -> float:
     score = settings.score_verified if note.verified else 0.0
-    if note.specificity == "high":
-        score += settings.score_specificity
-    seen = note.last_verified_at or note.last_seen_at or note.updated_at
-    age_days = max((now - seen).total_seconds(), 0.0) / 86400.0
-    score += max(0.0, 1.0 - age_days / settings.freshness_days)
+    if evidence_time(note) > evidence_time(rival):
+        score += settings.score_later
     return score + (settings.score_observed if observed else 0.0)
 
 
-def decide(new: Note, old: Note, now: datetime, settings: ConsolidationSettings, *, old_observed: bool) -> Decision:
-    """Who wins between a note observed in this run (``new``) and a rival it contradicts."""
+def decide(new: Note, old: Note, settings: ConsolidationSettings, *, old_observed: bool, correction: bool = False) -> Decision:
+    """Who wins between a note observed in this run (``new``) and a rival it contradicts or corrects."""
     if old.verified and not new.verified:
         return "question"
-    mine = resolution_score(new, now, settings, observed=True)
-    theirs = resolution_score(old, now, settings, observed=old_observed)
+    if correction and evidence_time(new) >= evidence_time(old):
+        return "supersede_old"
+    mine = resolution_score(new, old, settings, observed=True)
+    theirs = resolution_score(old, new, settings, observed=old_observed)
+    if abs(mine - theirs) <= settings.conflict_margin:
+        mine += settings.score_specificity if new.specificity == "high" else 0.0
+        theirs += settings.score_specificity if old.specificity == "high" else 0.0
     if abs(mine - theirs) <= settings.conflict_margin:
         return "question"
     return "supersede_old" if mine > theirs else "supersede_new"
 
 
-def resolve(changes: Sequence[Change], index: NoteIndex, settings: ConsolidationSettings, now: datetime) -> list[Change]:
+def writable(scope: str, agent_id: str) -> bool:
+    """Scopes a local run may change: the agent's own and module scopes."""
+    return scope == f"personal:{agent_id}" or scope.startswith("module:")
+
+
+def resolve(changes: Sequence[Change], index: NoteIndex, settings: ConsolidationSettings, now: datetime,
+            agent_id: str) -> list[Change]:
     views: dict[str, Change] = {c.note.note_id: c for c in changes}
     order = [c.note.note_id for c in changes]
     run = _RunVectors(changes, index)
     for position, note_id in enumerate(order):
         change = views[note_id]
-        if not change.observed or change.note.status not in LIVE_STATUSES:
+        if not change.observed or not _live_claim(change.note):
             continue
-        earlier = run.close_earlier(position, settings.conflict_similarity, order)
-        for rival, conflict in _rivals(change, views, earlier, index, settings):
-            views = _apply(views, change.note.note_id, rival, conflict, index, settings, now)
-            if views[note_id].note.status not in LIVE_STATUSES or views[note_id].note.type == "open_question":
+        for rival, rivalry in _rivals(change, position, views, run, index, settings, agent_id):
+            views = _apply(views, note_id, rival, rivalry, settings, now, agent_id)
+            if not _live_claim(views[note_id].note):
                 break
-    return list(views.values())
+    return assign_slots(list(views.values()), index, run, settings)
+
+
+def _live_claim(note: Note) -> bool:
+    return note.status in LIVE_STATUSES and note.type != "open_question"
 
 
 class _RunVectors:
-    """The run's own notes as one matrix, so each finds its earlier look-alikes in one product
-    (the ``RIVAL_POOL`` most alike and the last ``RIVAL_POOL`` with the same subject)."""
+    """The run's own notes as matrices (statement and value-masked statement), in run order."""
 
     def __init__(self, changes: Sequence[Change], index: NoteIndex) -> None:
-        vectors = [_vector(c, index) for c in changes]
-        dim = next((v.shape[0] for v in vectors if v is not None), 0)
-        self.matrix = np.stack([v if v is not None else np.zeros(dim, np.float32) for v in vectors]) if changes else np.zeros((0, 0))
-        self.subjects = [normalise(c.note.subject) for c in changes]
-        self.scopes = [c.note.scope for c in changes]
+        self.ids = [c.note.note_id for c in changes]
+        self.position = {note_id: i for i, note_id in enumerate(self.ids)}
+        self.matrix = _stack([_vector(c, index) for c in changes])
+        self.slots = _stack([_slot_vector(c, index) for c in changes])
 
-    def close_earlier(self, position: int, threshold: float, order: Sequence[str]) -> dict[str, float]:
-        """Earlier notes of the run in the same scope that are alike (or share the subject)."""
-        if position == 0:
+    def earlier(self, position: int) -> dict[str, tuple[float, float]]:
+        """Statement and slot similarity of every earlier note of the run."""
+        if position == 0 or self.matrix.size == 0:
             return {}
         sims = self.matrix[:position] @ self.matrix[position]
-        alike = np.nonzero(sims >= threshold)[0]
-        alike = alike[np.argsort(-sims[alike], kind="stable")][:RIVAL_POOL].tolist()
-        same = [i for i in range(position) if self.subjects[i] == self.subjects[position]][-RIVAL_POOL:]
-        return {order[i]: float(sims[i]) for i in alike + same if self.scopes[i] == self.scopes[position]}
+        slots = self.slots[:position] @ self.slots[position] if self.slots.size else np.zeros(position)
+        return {self.ids[i]: (float(sims[i]), float(slots[i])) for i in range(position)}
+
+
+def _stack(vectors: list[np.ndarray | None]) -> np.ndarray:
+    dim = next((v.shape[0] for v in vectors if v is not None), 0)
+    if not vectors or dim == 0:
+        return np.zeros((len(vectors), 0), np.float32)
+    return np.stack([v if v is not None else np.zeros(dim, np.float32) for v in vectors]).astype(np.float32)
 
 
 def _vector(change: Change, index: NoteIndex) -> np.ndarray | None:
     return change.vector if change.vector is not None else index.vector(change.note.note_id)
 
 
-def _rivals(change: Change, views: dict[str, Change], earlier: dict[str, float], index: NoteIndex,
-            settings: ConsolidationSettings) -> list[tuple[Note, Conflict]]:
+def _slot_vector(change: Change, index: NoteIndex) -> np.ndarray | None:
+    return change.slot_vector if change.slot_vector is not None else index.slot_vector(change.note.note_id)
+
+
+def _rivals(change: Change, position: int, views: dict[str, Change], run: _RunVectors, index: NoteIndex,
+            settings: ConsolidationSettings, agent_id: str) -> list[tuple[Note, Rivalry]]:
     vector = _vector(change, index)
     if vector is None:
         return []
-    pool: dict[str, tuple[Note, float]] = {}
-    for note, sim in index.nearest(vector, change.note.scope, RIVAL_POOL):
-        if note.note_id in views:
-            continue  # changed in this run: met below if earlier, or from its own turn if later
-        pool[note.note_id] = (note, sim)
-    for other_id, sim in earlier.items():
-        pool[other_id] = (views[other_id].note, sim)
-    return _contradicting(change.note, pool, settings)
+    mine = _slot_vector(change, index)
+    pool: dict[str, tuple[Note, float, float]] = {}
+    for note, sim in index.nearest_in(vector, _readable(index, change.note), RIVAL_POOL):
+        if note.note_id not in views:  # changed in this run: met below if earlier, or from its own turn if later
+            theirs = index.slot_vector(note.note_id)
+            pool[note.note_id] = (note, sim, float(theirs @ mine) if theirs is not None and mine is not None else sim)
+    for other_id, (sim, slot_sim) in run.earlier(position).items():
+        pool[other_id] = (views[other_id].note, sim, slot_sim)
+    return _competing(change.note, pool, settings, agent_id)
 
 
-def _contradicting(note: Note, pool: dict[str, tuple[Note, float]], settings: ConsolidationSettings) -> list[tuple[Note, Conflict]]:
-    mine = read(note.statement)
+def _readable(index: NoteIndex, note: Note) -> list[str]:
+    """Scopes of the index a note's owner reads in its project (the index holds nothing else)."""
+    return [s for s in index.scopes() if not s.startswith("personal:") or s == note.scope or s == f"personal:{note.owner_agent}"]
+
+
+def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings: ConsolidationSettings,
+               agent_id: str) -> list[tuple[Note, Rivalry]]:
+    phrases = replaced(note.statement)
+    mine = claim(note.statement)
+    explicit = is_correction(note)
     found = []
-    for rival_id, (rival, sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
-        if rival_id == note.note_id or rival.status not in LIVE_STATUSES or rival_id in note.supersedes:
+    for rival_id, (rival, sim, slot_sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
+        if rival_id == note.note_id or not _live_claim(rival) or rival_id in note.supersedes:
             continue
-        if sim < settings.conflict_similarity and normalise(rival.subject) != normalise(note.subject):
+        theirs = claim(rival.statement)
+        if different_things(mine, theirs):
             continue
-        conflict = conflict_between(mine, read(rival.statement))
+        if phrases and sim >= settings.correction_similarity and _states_replaced(rival, phrases, settings):
+            found.append((rival, Rivalry("correction", f"it states what {note.note_id} replaces", correction=True)))
+            continue
+        if not writable(rival.scope, agent_id) or not _same_slot(note, rival, sim, slot_sim, settings):
+            continue
+        conflict = conflict_between(mine, theirs)
         if conflict is not None:
-            found.append((rival, conflict))
+            found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
 
 
-def _apply(views: dict[str, Change], note_id: str, rival: Note, conflict: Conflict, index: NoteIndex,
-           settings: ConsolidationSettings, now: datetime) -> dict[str, Change]:
+def claim(statement: str) -> Reading:
+    """What a statement asserts now: a correction is read without what it replaces ("no longer Y"
+    is no negation of the new rule)."""
+    return read((without_replacements(statement) or statement) if replaced(statement) else statement)
+
+
+def _states_replaced(rival: Note, phrases: list[str], settings: ConsolidationSettings) -> bool:
+    """Lexical evidence: the rival's main clause asserts a phrase the note replaces."""
+    return any(asserts(rival.statement, p, settings.correction_overlap) for p in phrases)
+
+
+def _same_slot(note: Note, rival: Note, sim: float, slot_sim: float, settings: ConsolidationSettings) -> bool:
+    if note.slot is not None and note.slot == rival.slot:
+        return True
+    if sim >= settings.conflict_similarity or slot_sim >= settings.slot_similarity:
+        return True
+    return normalise(rival.subject) == normalise(note.subject)
+
+
+def _apply(views: dict[str, Change], note_id: str, rival: Note, rivalry: Rivalry, settings: ConsolidationSettings,
+           now: datetime, agent_id: str) -> dict[str, Change]:
     views = dict(views)
     change = views[note_id]
     new = change.note
     rival_change = views.get(rival.note_id)
-    decision = decide(new, rival, now, settings, old_observed=rival_change is not None and rival_change.observed)
+    rival = rival_change.note if rival_change is not None else rival
+    slot = new.slot or rival.slot or _slot_id(new)
+    decision = decide(new, rival, settings, old_observed=rival_change is not None and rival_change.observed,
+                      correction=rivalry.correction)
+    if decision == "supersede_old" and not writable(rival.scope, agent_id):
+        decision = "question"  # a project or team note changes through review, not by one agent's run
     if decision == "supersede_old":
-        views[rival.note_id] = _superseded(rival, new, conflict, now, rival_change)
-        views[note_id] = _with(change, {"supersedes": [*new.supersedes, rival.note_id]}, f"supersedes {rival.note_id}")
+        views[rival.note_id] = _superseded(rival, new, rivalry, now, rival_change, slot)
+        update: dict[str, object] = {"supersedes": [*new.supersedes, rival.note_id], "slot": slot}
+        if change.new and _joins_module(new, rival):
+            update["scope"] = rival.scope  # the module's agents keep one (corrected) note
+        views[note_id] = _with(change, update, f"supersedes {rival.note_id} ({rivalry.kind})")
     elif decision == "supersede_new":
-        loser = _superseded(new, rival, conflict, now, change)
-        views[note_id] = loser
-    elif change.new:
-        update = {"type": "open_question", "conflicts_with": [*new.conflicts_with, rival.note_id]}
-        views[note_id] = _with(change, update, f"open question: contradicts {rival.note_id} ({conflict.kind}), {_why(new, rival)}")
+        views[note_id] = _superseded(new, rival, rivalry, now, change, slot)
+        views[rival.note_id] = _touched(rival, rival_change, {"slot": slot}, f"outranks {note_id}")
     else:
-        views[note_id] = _with(change, {"conflicts_with": [*new.conflicts_with, rival.note_id]}, f"contradicts {rival.note_id}")
+        views = _question(views, note_id, rival, rival_change, rivalry, slot, agent_id)
     return views
 
 
-def _superseded(loser: Note, winner: Note, conflict: Conflict, now: datetime, previous: Change | None) -> Change:
+def _joins_module(new: Note, rival: Note) -> bool:
+    """A personal correction of a module note that is itself module knowledge moves to that module."""
+    return (rival.scope.startswith("module:") and new.scope.startswith("personal:") and new.type in MODULE_KNOWLEDGE
+            and "[PII:" not in new.statement and "quarantine" not in new.tags)
+
+
+def _question(views: dict[str, Change], note_id: str, rival: Note, rival_change: Change | None, rivalry: Rivalry,
+              slot: str, agent_id: str) -> dict[str, Change]:
+    """The new claim becomes an open question beside its rival, which is marked contested."""
+    change = views[note_id]
+    new = change.note
+    why = "it is verified and this is not" if rival.verified and not new.verified else "a tie"
+    links = {"conflicts_with": [*new.conflicts_with, rival.note_id], "slot": slot}
+    update = {**links, "type": "open_question"} if change.new else links
+    views[note_id] = _with(change, update, f"open question: contradicts {rival.note_id} ({rivalry.kind}), {why}")
+    if writable(rival.scope, agent_id):
+        contest = {"contested": True, "conflicts_with": list(dict.fromkeys([*rival.conflicts_with, note_id])), "slot": rival.slot or slot}
+        views[rival.note_id] = _touched(rival, rival_change, contest, f"contested by {note_id}")
+    return views
+
+
+def _slot_id(note: Note) -> str:
+    return "slot-" + stable_digest(note.project or note.scope, normalise(slot_text(note.statement)), size=16)
+
+
+def _superseded(loser: Note, winner: Note, rivalry: Rivalry, now: datetime, previous: Change | None, slot: str) -> Change:
     view = loser.model_copy(update={
-        "status": "superseded", "superseded_by": winner.note_id, "invalid_at": now, "updated_at": now,
+        "status": "superseded", "superseded_by": winner.note_id, "invalid_at": now, "updated_at": now, "slot": slot,
+        "contested": False,
     })
-    reason = f"superseded by {winner.note_id} ({conflict.kind}); overturning evidence: {', '.join(winner.evidence)}"
+    reason = f"superseded by {winner.note_id} ({rivalry.kind}); overturning evidence: {', '.join(winner.evidence)}"
     if previous is None:
         return Change(view, "supersede", reason)
-    return Change(view, "supersede", f"{previous.reason}; {reason}", previous.vector, previous.new, previous.observed)
+    return Change(view, "supersede", f"{previous.reason}; {reason}", previous.vector, previous.new, previous.observed,
+                  previous.slot_vector)
+
+
+def _touched(note: Note, previous: Change | None, update: dict[str, object], reason: str) -> Change:
+    if previous is None:
+        return Change(note.model_copy(update=update), "edit", reason)
+    return _with(previous, update, reason)
 
 
 def _with(change: Change, update: dict[str, object], reason: str) -> Change:
     return Change(change.note.model_copy(update=update), change.action, f"{change.reason}; {reason}",
-                  change.vector, change.new, change.observed)
+                  change.vector, change.new, change.observed, change.slot_vector)
 
 
-def _why(new: Note, rival: Note) -> str:
-    return "it is verified and this is not" if rival.verified and not new.verified else "a near tie"
+# --- slots ------------------------------------------------------------------------------------------
+def assign_slots(changes: list[Change], index: NoteIndex, run: _RunVectors, settings: ConsolidationSettings) -> list[Change]:
+    """Every written note gets a slot: its rival's, else its nearest slot-mate's, else a new one."""
+    slots = {c.note.note_id: c.note.slot for c in changes}
+    done = []
+    for change in changes:
+        note = change.note
+        slot = note.slot or _linked_slot(note, slots, index) or _nearest_slot(change, index, settings) or _slot_id(note)
+        slots[note.note_id] = slot
+        done.append(change if slot == note.slot else Change(
+            note.model_copy(update={"slot": slot}), change.action, change.reason, change.vector, change.new,
+            change.observed, change.slot_vector))
+    return done
+
+
+def _linked_slot(note: Note, slots: dict[str, str | None], index: NoteIndex) -> str | None:
+    for other in _links(note):
+        found = slots.get(other) or ((n := index.get(other)) and n.slot)
+        if found:
+            return found
+    return None
+
+
+def _links(note: Note) -> Iterable[str]:
+    return [*note.supersedes, *note.conflicts_with, *([note.superseded_by] if note.superseded_by else [])]
+
+
+def _nearest_slot(change: Change, index: NoteIndex, settings: ConsolidationSettings) -> str | None:
+    mine = change.slot_vector
+    if mine is None:
+        return None
+    best: tuple[float, str] | None = None
+    reading = read(change.note.statement)
+    for note_id, theirs in index.slot_vectors.items():
+        other = index.get(note_id)
+        if other is None or other.slot is None or other.scope != change.note.scope or other.note_id == change.note.note_id:
+            continue
+        sim = float(theirs @ mine)
+        if sim >= settings.slot_similarity and not different_things(reading, read(other.statement)):
+            if best is None or sim > best[0]:
+                best = (sim, other.slot)
+    return best[1] if best else None

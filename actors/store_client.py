@@ -34,7 +34,7 @@ class StoreClient(Protocol):
 
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]: ...
 
-    def notes_for(self, agent_id: str, scopes: Sequence[str]) -> tuple[list[Note], np.ndarray]: ...
+    def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]: ...
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch: ...
 
@@ -102,8 +102,8 @@ class RemoteStoreClient:
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]:
         return self._call("events", agent_id, list(session_ids))  # type: ignore[no-any-return]
 
-    def notes_for(self, agent_id: str, scopes: Sequence[str]) -> tuple[list[Note], np.ndarray]:
-        return self._call("notes_for", agent_id, list(scopes))  # type: ignore[no-any-return]
+    def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
+        return self._call("notes_for", agent_id, list(scopes), list(projects))  # type: ignore[no-any-return]
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:
         return self._call("begin", agent_id, project, stats)  # type: ignore[no-any-return]

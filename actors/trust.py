@@ -57,7 +57,8 @@ def added(draft: Draft, ctx: RunContext, settings: ConsolidationSettings) -> Cha
         valid_from=min(seen), expires_at=_expiry(status, ctx.now, settings),
     )
     reason = f"{len(members)} candidate(s) from {len(note.source_sessions)} session(s)"
-    return Change(note, "quarantine" if quarantined else "add", reason, draft.lead.vector, new=True, observed=True)
+    return Change(note, "quarantine" if quarantined else "add", reason, draft.lead.vector, new=True, observed=True,
+                  slot_vector=draft.lead.slot_vector)
 
 
 def merged(draft: Draft, target: Note, ctx: RunContext, settings: ConsolidationSettings) -> Change | None:

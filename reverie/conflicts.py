@@ -1,7 +1,8 @@
 """Telling whether two statements about the same slot contradict each other, without an LLM.
 
-Callers first decide that two statements are about the same slot (same scope, and the same subject
-or embeddings at least ``ConsolidationSettings.conflict_similarity`` alike); this module then says
+Callers first decide that two statements are about the same slot (the same stored slot, the same
+subject, or embeddings of the statements or of their value-masked forms alike enough: see
+``actors.resolve``); this module then says
 whether they contradict, and how (statements naming different things by number — "pool 1" and
 "pool 2" — are about different slots and never contradict):
 

@@ -5,6 +5,11 @@
 - :class:`ChatExtractor` asks any OpenAI-compatible chat endpoint (optional, off by default) and
   refuses a malformed answer with :class:`~reverie.errors.ExtractionError`, never a silent ``[]``.
 
+Where a candidate lives is :func:`home_scope`: module knowledge (constraints, procedures, verified
+facts seen in a session of a module) in ``module:<p>/<m>``, everything else personal. A ``feedback``
+event or a statement worded as a replacement ("instead of", "no longer", "used to" ...) is tagged
+``correction``; consolidation decides whether it corrects a note.
+
 Extractors see only masked text, and never text that tries to instruct: such events become
 ``quarantined`` candidates from the rules and are never put into a prompt. Confidence is set later
 from the trust tier of the candidate's ``source`` (stage 4); extractors only name the source.
@@ -23,12 +28,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from reverie.errors import ExtractionError
-from reverie.privacy import Masker
+from reverie.privacy import PLACEHOLDER, Masker
 from reverie.records import Candidate, Event, NoteType, Source
 from reverie.quarantine import instruction_findings
 from reverie.salience import CUES, Salience
 from reverie.settings import LLMSettings
-from reverie.statements import content_words, polarity, topic
+from reverie.statements import content_words, polarity, says_replacement, topic
 
 if TYPE_CHECKING:
     import httpx
@@ -46,6 +51,7 @@ _TYPE_BY_TAG: dict[str, NoteType] = {
     "lesson": "lesson", "procedure": "procedure", "risk": "lesson", "success": "lesson",
 }
 _MIN_WORDS = {"tool": 4, "system": 4}
+_FIRST_PERSON = re.compile(r"\b(?:i|my|me|i'd|i'm)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -66,10 +72,33 @@ def personal_scope(agent_id: str) -> str:
     return f"personal:{agent_id}"
 
 
+MODULE_TYPES: frozenset[str] = frozenset({"constraint", "procedure", "verified_fact"})
+
+
+def module_scope(event: Event) -> str | None:
+    return f"module:{event.project}/{event.module}" if event.module else None
+
+
+def home_scope(event: Event, note_type: str, statement: str, *, quarantined: bool = False, correction: bool = False) -> str:
+    """Where a candidate lives: module knowledge (constraints, procedures, verified facts observed in
+    a session of a module) in ``module:<p>/<m>``, so the module's agents share one note; preferences,
+    lessons, quarantined text, anything that held personal data and anything said in the first person
+    ("I", "my", "me": someone's own preference, whatever cue typed it) in the agent's personal scope.
+    A correction not tagged as module knowledge starts personal too: it joins the module only when the
+    note it supersedes is a module note (``actors.resolve``), so correcting a preference never shares it."""
+    shared = module_scope(event)
+    held_personal = any(m.group(0).startswith("[PII:") for m in PLACEHOLDER.finditer(f"{event.text} {statement}"))
+    explicit = {f"{t}" for t in event.tags} & {"constraint", "procedure", "verified"} or event.verified
+    if correction and not explicit:
+        return personal_scope(event.agent_id)
+    if shared is None or quarantined or held_personal or note_type not in MODULE_TYPES or _FIRST_PERSON.search(statement):
+        return personal_scope(event.agent_id)
+    return shared
+
+
 def allowed_scope(event: Event, wanted: str | None) -> str:
     """Local consolidation writes the agent's personal scope or its own module, nothing wider."""
-    own_module = f"module:{event.project}/{event.module}" if event.module else None
-    if wanted is not None and wanted in (personal_scope(event.agent_id), own_module):
+    if wanted is not None and wanted in (personal_scope(event.agent_id), module_scope(event)):
         return wanted
     return personal_scope(event.agent_id)
 
@@ -95,9 +124,12 @@ def clean_statement(text: str, cue: re.Pattern[str] | None = None) -> str:
 
 
 def _candidate(event: Event, statement: str, **fields: Any) -> Candidate:
+    note_type = str(fields.get("type", "lesson"))
+    scope = home_scope(event, note_type, statement, quarantined=fields.get("status") == "quarantined",
+                       correction="correction" in fields.get("tags", ()))
     base: dict[str, Any] = {
         "subject": topic(statement), "statement": statement, "evidence": [event.event_id],
-        "scope": personal_scope(event.agent_id), "confidence": 0.5, "verified": event.verified,
+        "scope": scope, "confidence": 0.5, "verified": event.verified,
         "specificity": specificity_of(statement), "polarity": polarity(statement),
         "session_ids": [event.session_id], "agent_id": event.agent_id, "observed_at": event.ts,
     }
@@ -120,7 +152,9 @@ class StructuredExtractor:
             )
             found.append(_candidate(
                 item.event, stated.statement, type=stated.type, subject=stated.subject,
-                scope=allowed_scope(item.event, stated.scope), source=_source(item.event, explicit=True),
+                scope=allowed_scope(item.event, stated.scope) if stated.scope or quarantined
+                else home_scope(item.event, stated.type, stated.statement),
+                source=_source(item.event, explicit=True),
                 status="quarantined" if quarantined else "candidate",
                 tags=["quarantine"] if quarantined else [],
             ))
@@ -155,10 +189,13 @@ class RuleExtractor:
         statement = clean_statement(event.text, _cue_pattern(note_type, salience))
         if len(content_words(statement)) < _MIN_WORDS.get(event.role, 2):
             return None
-        explicit = any(c.startswith("tag:") for c in salience.cues) or event.verified
+        explicit = any(c.startswith("tag:") for c in salience.cues) or event.verified or event.kind == "feedback"
+        tags = {c.removeprefix("tag:") for c in salience.cues} & set(_TAGS)
+        if event.kind == "feedback" or (event.role in ("user", "assistant") and says_replacement(statement)):
+            tags.add("correction")
         return _candidate(
             event, statement, type=note_type, source=_source(event, explicit=explicit),
-            verified=_verified(event, salience), tags=sorted({c.removeprefix("tag:") for c in salience.cues} & set(_TAGS)),
+            verified=_verified(event, salience), tags=sorted(tags),
         )
 
     @staticmethod
@@ -196,7 +233,9 @@ def _rule_type(event: Event, salience: Salience) -> NoteType | None:
             return _TYPE_BY_TAG[tag] if tag != "correction" or "preference" not in cues else "preference"
     if _verified(event, salience) or "tag:verified" in cues:
         return "verified_fact"
-    for cue, note_type in (("correction", "constraint"), ("constraint", "constraint"),
+    if "correction" in cues or "feedback" in cues:
+        return "preference" if "preference" in cues and _FIRST_PERSON.search(event.text) else "constraint"
+    for cue, note_type in (("constraint", "constraint"),
                            ("preference", "preference"), ("recovered", "lesson"), ("lesson", "lesson")):
         if cue == "recovered" and event.role in ("tool", "system"):
             continue  # a passing run after a failure is evidence; the lesson is what someone says about it

@@ -32,11 +32,11 @@ NoteStatus = Literal[
 ]
 Specificity = Literal["low", "medium", "high"]
 Source = Literal["tool", "user", "agent", "rule", "llm", "reviewer", "mining"]
-BatchKind = Literal["local", "mining", "edit", "feedback", "rollback", "purge", "import"]
+BatchKind = Literal["local", "mining", "edit", "feedback", "rollback", "purge", "import", "migrate"]
 BatchStatus = Literal["queued", "running", "yielded", "committed", "rolled_back", "failed"]
 AuditAction = Literal[
     "add", "merge", "supersede", "prune", "edit", "delete", "restore", "rollback", "promote",
-    "approve", "reject", "quarantine", "purge", "import",
+    "approve", "reject", "quarantine", "purge", "import", "migrate",
 ]
 VISIBLE_BATCH_STATUSES: frozenset[str] = frozenset({"committed", "rolled_back"})
 
@@ -205,6 +205,8 @@ class Note(Record):
     supersedes: list[Id] = Field(default_factory=list)
     superseded_by: Id | None = None
     conflicts_with: list[Id] = Field(default_factory=list)
+    slot: Id | None = Field(default=None, description="the setting, rule or preference the note fills (shared by its rivals)")
+    contested: bool = Field(default=False, description="an unverified claim (an open question) disputes this note")
     batch_id: Id | None = None
     vector: list[float] | None = Field(default=None, repr=False)
 

@@ -4,7 +4,8 @@ Salience comes from the agent's tags (``preference``, ``correction``, ``constrai
 ``verified``, ``success``, ``risk``, ``procedure``), from its ``importance``, and from cues found in
 the text: a user correction, an explicit preference, a constraint, a verified result, a success
 after a tool error (needs the session), a constraint repeated across sessions (needs the replay).
-Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
+A ``correction`` tag, a ``feedback`` event and a statement worded as a replacement always score at
+least the correction weight, so they reach extraction. Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
-from reverie.statements import NEGATORS, STOPWORDS, content_words, words
+from reverie.statements import NEGATORS, STOPWORDS, content_words, says_replacement, words
 
 TAG_WEIGHTS: dict[str, float] = {
     "correction": 1.0, "verified": 0.95, "constraint": 0.9, "preference": 0.9, "lesson": 0.85,
@@ -58,7 +59,7 @@ CUES: dict[str, re.Pattern[str]] = {
 }
 CUE_WEIGHTS: dict[str, float] = {
     "correction": 0.9, "preference": 0.7, "constraint": 0.75, "verified": 0.8, "lesson": 0.7,
-    "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3,
+    "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3, "feedback": 0.9,
 }
 _CHATTER_WORDS = frozenset("""
 thanks thank you thx ty ok okay k great cool nice perfect sure yes yep yeah no nope fine good
@@ -98,8 +99,14 @@ def is_chatter(text: str) -> bool:
     return len(tokens) <= 5 and bool(_PROGRESS.match(text)) and not any(t.isdigit() for t in tokens)
 
 
-def text_cues(text: str) -> list[str]:
-    return [name for name, pattern in CUES.items() if pattern.search(text)]
+def text_cues(text: str, *, spoken: bool = True) -> list[str]:
+    """Cue names found in ``text``; something said (not tool output) worded as a replacement
+    ("instead of", "no longer", "switch to", "used to", "X, not Y" ...) is a ``correction`` cue
+    (whether it corrects a note is decided against the notes, in consolidation)."""
+    found = [name for name, pattern in CUES.items() if pattern.search(text)]
+    if spoken and "correction" not in found and says_replacement(text):
+        found.insert(0, "correction")
+    return found
 
 
 def assess(event: Event) -> Salience:
@@ -107,7 +114,9 @@ def assess(event: Event) -> Salience:
     findings = tuple(instruction_findings(event.text))
     if is_chatter(event.text):
         return Salience(0.0, ("chatter",), chatter=True, instructions=findings)
-    cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS] + text_cues(event.text)
+    cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS] + text_cues(event.text, spoken=event.role in ("user", "assistant"))
+    if event.kind == "feedback":
+        cues.append("feedback")
     if event.verified:
         cues.append("verified")
     weights = [TAG_WEIGHTS[c[4:]] if c.startswith("tag:") else CUE_WEIGHTS[c] for c in cues]

@@ -15,7 +15,7 @@ IDS = pa.list_(pa.string())
 EMBEDDER_NAME_KEY = b"reverie.embedder.name"
 EMBEDDER_DIM_KEY = b"reverie.embedder.dim"
 SCHEMA_VERSION_KEY = b"reverie.schema.version"
-SCHEMA_VERSION = b"1"
+SCHEMA_VERSION = b"2"  # 2: notes.slot and notes.contested (added to older stores on open)
 
 
 def _schema(fields: list[pa.Field], metadata: dict[bytes, bytes] | None = None) -> pa.Schema:
@@ -84,12 +84,18 @@ def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
             pa.field("supersedes", IDS),
             pa.field("superseded_by", pa.string()),
             pa.field("conflicts_with", IDS),
+            pa.field("slot", pa.string()),
+            pa.field("contested", pa.bool_()),
             pa.field("batch_id", pa.string(), nullable=False),
             pa.field("tombstone", pa.bool_()),
             pa.field("vector", pa.list_(pa.float32(), dim)),
         ],
         {EMBEDDER_NAME_KEY: embedder_name.encode(), EMBEDDER_DIM_KEY: str(dim).encode()},
     )
+
+
+#: Columns added to ``notes`` after schema version 1, with the SQL that fills them in older stores.
+NOTE_COLUMNS_ADDED: dict[str, str] = {"slot": "CAST(NULL AS STRING)", "contested": "false"}
 
 
 def note_versions_schema(dim: int) -> pa.Schema:

@@ -87,12 +87,16 @@ class ConsolidationSettings(Section):
     confidence_max: float = 1.0
     score_verified: float = 2.0
     score_specificity: float = 1.0
+    score_later: float = 1.0
     freshness_days: float = 30.0
     score_observed: float = 0.5
     conflict_margin: float = 0.25
     max_notes_per_agent: int = 5000
     max_new_notes_per_run: int = 200
     conflict_similarity: float = 0.58
+    slot_similarity: float = 0.55
+    correction_similarity: float = 0.35
+    correction_overlap: float = 0.6
     activate_confidence: float = 0.5
     candidate_ttl: timedelta = timedelta(days=30)
     trust_tool: float = 0.9

@@ -298,3 +298,101 @@ def options(chosen: frozenset[str]) -> dict[int, frozenset[str]]:
         if hit:
             picked[index] = hit
     return {i: frozenset(v) for i, v in picked.items()}
+
+
+# --- corrections: what a statement says it replaces ---------------------------------------------
+_PHRASE = r"(?P<old>(?:[^,;.!?()]|(?<=\d)\.(?=\d))+?)"
+_REPLACES: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
+    r"\b(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|went|go(?:ne)?|upgraded|downgraded|migrated|raised|lowered)"
+    r"\s+(?:\w+\s+){0,3}?from\s+" + _PHRASE + r"\s+to\b",
+    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
+    r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)" + _PHRASE + r"\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:enough|needed|used|valid|allowed|supported|right)\b",
+    r"\b(?:it|this|that|they|he|she|we|i)?\s*used\s+to\s+(?:be\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
+    r"\((?:it\s+)?(?:was|were)\s+" + _PHRASE + r"\)",
+    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
+    r"\b(?:drop|forget|ditch)\s+(?:the\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:i|you|we)\s+asked\b)",
+    r"\breplac(?:e|ed|ing)\s+" + _PHRASE + r"\s+(?:with|by)\b",
+    r"(?:^|[,;:]\s*)" + _PHRASE + r"\s+(?:is|are)\s+(?:closed|retired|deprecated|gone|obsolete|out)\b(?:\s+now)?",
+    r"\b(?:not|no)\s+" + _PHRASE + r"\s+any\s*more\b",
+    r"\b" + _PHRASE + r"\s+any\s*more\b",
+))
+_FRAMES = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|no\s+longer|used\s+to|any\s*more|switch(?:ed)?\s+(?:to|from)"
+    r"|from\s+now\s+on|changed\s+my\s+mind|change\s+of\s+plan|from\s+today|replac(?:e|ed)\s+\w+"
+    r"|(?:policy|rule|process|plan)\s+(?:has\s+)?changed|(?:has|have)\s+changed|(?:is|are)\s+now"
+    r"|now\s+(?:\w+\s+)?(?:want|wants|use|uses|need|needs|live|lives|run|runs|listens?|should|must|goes|go))\b",
+    re.IGNORECASE,
+)
+_LEADING = frozenset({"the", "a", "an", "my", "your", "our", "its", "their", "it", "this", "that", "to", "be", "on",
+                      "longer", "not", "no"})
+_TRAILING = frozenset({"anymore", "any", "more", "now", "before", "earlier"})
+
+
+def replaced(text: str) -> list[str]:
+    """What ``text`` says it replaces: "X instead of Y", "X, not Y", "no longer Y", "switch from Y to X",
+    "it used to be Y", "(was Y)", "stop using Y", "drop Y", "Y is retired" -> ["Y"]."""
+    found = [*split_contrast(text)[1]]
+    for pattern in _REPLACES:
+        for match in pattern.finditer(text):
+            found.append(match.group("old"))
+    cleaned = []
+    for phrase in found:
+        tokens = phrase.strip().split()
+        while tokens and tokens[0].lower() in _LEADING:
+            tokens = tokens[1:]
+        while tokens and tokens[-1].lower() in _TRAILING:
+            tokens = tokens[:-1]
+        meaning = set(content_words(" ".join(tokens))) - _FRAME_WORDS
+        if tokens and (meaning or any(ch.isdigit() for ch in " ".join(tokens))):
+            cleaned.append(" ".join(tokens))
+    return list(dict.fromkeys(cleaned))
+
+
+def says_replacement(text: str) -> bool:
+    """The statement is worded as a change ("instead of", "no longer", "switch to", "used to", ...)."""
+    return bool(_FRAMES.search(text)) or bool(replaced(text))
+
+
+def asserts(statement: str, phrase: str, share: float) -> bool:
+    """Lexical evidence that ``statement`` asserts ``phrase`` in its main clause: every number of the
+    phrase, and at least ``share`` of its content words (lemmas), appear there."""
+    main = without_replacements(statement)
+    have_words = set(content_words(main))
+    have_numbers = set(_NUMBERS.findall(main))
+    numbers = set(_NUMBERS.findall(phrase))
+    wanted = set(content_words(phrase)) - _FRAME_WORDS
+    if numbers and not numbers <= have_numbers:
+        return False
+    if not wanted:
+        return bool(numbers)
+    return len(wanted & have_words) / len(wanted) >= share
+
+
+_NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+_FRAME_WORDS = frozenset({"longer", "anymore", "now", "today", "earlier", "before", "asked", "enough", "retired", "closed"})
+
+
+def without_replacements(text: str) -> str:
+    """The statement without what it says it replaces (its new claim only)."""
+    main, _ = split_contrast(text)
+    for pattern in _REPLACES:
+        main = pattern.sub(" ", main)
+    return main
+
+
+# --- slots: the statement with its values masked --------------------------------------------------
+_MASK_NUMBER = re.compile(r"(?<![\w])\d+(?:[.:]\d+)*\s*%?")
+_MASK_CODE = re.compile(r"`[^`]+`|--[a-z][\w-]+|\b[\w-]+\.(?:py|ts|js|go|rs|sql|yaml|yml|json|toml)\b")
+_OPTION_WORDS = frozenset(w for group in OPTION_GROUPS for w in group)
+
+
+def slot_text(text: str) -> str:
+    """The statement with what fills the slot masked: contrast and replaced clauses dropped, numbers,
+    code and enumerated options replaced by ``#`` — so "2 decimals, not 4" and "rounded to 4 decimals"
+    read alike, and a note's rivals are found by this text's embedding neighbourhood."""
+    main = without_replacements(text)
+    main = _MASK_CODE.sub("#", main)
+    main = _MASK_NUMBER.sub("# ", main)
+    kept = ["#" if lemma(w.lower()) in _OPTION_WORDS or w.lower() in _NUMBER_WORDS else w for w in main.split()]
+    masked = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", " ".join(kept))).strip(" ,;:-")
+    return masked or text

@@ -118,21 +118,23 @@ def test_a_merge_unions_evidence_raises_confidence_refreshes_last_seen_and_is_id
 @pytest.mark.parametrize(("new", "old", "expected"), [
     ({"verified": True}, {}, "supersede_old"),
     ({}, {"verified": True, "days": 200}, "question"),
-    ({}, {"days": 1}, "question"),
+    ({}, {"days": 1}, "supersede_new"),  # evidence time decides: the rival's evidence is later
+    ({}, {}, "supersede_old"),  # the same evidence time: observed in this run
+    ({"specificity": "high"}, {"specificity": "high", "days": 10}, "supersede_old"),
     ({"specificity": "high", "days": 0}, {"days": 40}, "supersede_old"),
     ({"days": 0}, {"verified": True, "specificity": "high", "days": 0}, "question"),
 ])
 def test_resolution_decisions(new: dict, old: dict, expected: str) -> None:
     newer = _note("n-new", "Tokens live 30 minutes.", **new)
     older = _note("n-old", "Tokens live 15 minutes.", **old)
-    assert decide(newer, older, NOW, SETTINGS, old_observed=False) == expected
+    assert decide(newer, older, SETTINGS, old_observed=False) == expected
 
 
 def test_a_verified_correction_supersedes_and_links_the_older_constraint() -> None:
     old = _note("n-old", "Invoices are rounded to 4 decimals.", days=20)
     index = NoteIndex([old], np.stack([_vec(1.0)]))
     correction = Member(_cand("Invoices are rounded to 2 decimals, not 4.", "e9", source="tool", verified=True, kind="constraint"), _vec(0.8))
-    changes = resolve(weigh(deduplicate([correction], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
+    changes = resolve(weigh(deduplicate([correction], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
     by_id = {c.note.note_id: c for c in changes}
     new_id = next(i for i in by_id if i != "n-old")
     assert by_id["n-old"].note.status == "superseded" and by_id["n-old"].note.superseded_by == new_id
@@ -144,16 +146,19 @@ def test_an_unverified_contradiction_of_a_verified_fact_becomes_a_linked_open_qu
     fact = _note("n-fact", "Token lifetime is 15 minutes.", verified=True, days=60)
     index = NoteIndex([fact], np.stack([_vec(1.0)]))
     claim = Member(_cand("Tokens may now live 30 minutes.", "e9", kind="constraint", specificity="high"), _vec(0.7))
-    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
-    [change] = changes
-    assert change.note.type == "open_question" and change.note.conflicts_with == ["n-fact"]
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
+    by_id = {c.note.note_id: c.note for c in changes}
+    [question] = [n for i, n in by_id.items() if i != "n-fact"]
+    assert question.type == "open_question" and question.conflicts_with == ["n-fact"]
+    assert by_id["n-fact"].contested and by_id["n-fact"].status == "active" and by_id["n-fact"].conflicts_with == [question.note_id]
+    assert question.slot == by_id["n-fact"].slot is not None
 
 
 def test_notes_of_other_slots_are_not_rivals_even_with_different_values() -> None:
     other = _note("n-cache", "Cache entries expire after 30 minutes.")
     index = NoteIndex([other], np.stack([_vec(1.0)]))
     claim = Member(_cand("Tokens live 15 minutes.", "e9", subject="token lifetime"), _vec(0.2))
-    [change] = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW)
+    [change] = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
     assert change.note.type == "preference" and change.note.supersedes == []
 
 
@@ -173,3 +178,70 @@ def test_prune_archives_expired_notes_and_what_exceeds_the_budgets() -> None:
     archived = [c for c in prune(fresh, EMPTY, CTX, capped) if c.note.status == "archived"]
     assert sorted(c.note.note_id for c in archived) == ["n-0", "n-1", "n-2"]
     assert all(c.action == "prune" for c in archived)
+
+
+# --- corrections, slots and evidence time (issue 15) ---------------------------------------------
+def _module_note(note_id: str, statement: str, *, days: float, verified: bool = False, specificity: str = "medium",
+                 owner: str = "a2") -> Note:
+    return _note(note_id, statement, days=days, verified=verified, specificity=specificity).model_copy(
+        update={"scope": "module:atlas/ledger", "owner_agent": owner, "project": "atlas", "module": "ledger"})
+
+
+def _correction(statement: str, event: str, vector: np.ndarray, **extra: object) -> Member:
+    candidate = _cand(statement, event, kind="constraint").model_copy(update={"tags": ["correction"], **extra})
+    return Member(candidate, vector)
+
+
+def _run(members: list[Member], index: NoteIndex) -> dict[str, Note]:
+    changes = resolve(weigh(deduplicate(members, index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
+    return {c.note.note_id: c.note for c in changes}
+
+
+def test_a_correction_finds_its_target_in_another_scope_at_a_low_similarity_by_what_it_replaces() -> None:
+    target = _module_note("n-rule", "Run the export with exporter.py --batch 500 every night.", days=5, specificity="high")
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    below = SETTINGS.correction_similarity + 0.02  # far under conflict_similarity
+    notes = _run([_correction("The export no longer uses exporter.py --batch 500.", "e9", _vec(below))], index)
+    assert notes["n-rule"].status == "superseded" and notes["n-rule"].superseded_by in notes
+    assert notes[notes["n-rule"].superseded_by].slot == notes["n-rule"].slot is not None
+
+
+def test_a_contrast_clause_that_no_note_states_corrects_nothing() -> None:
+    other = _note("n-other", "Summaries name the ticket first.", days=5)
+    index = NoteIndex([other], np.stack([_vec(1.0)]))
+    notes = _run([Member(_cand("Summaries should be a table, not long bullet lists.", "e9"), _vec(0.9))], index)
+    assert "n-other" not in notes or notes["n-other"].status == "active"
+    assert all(n.supersedes == [] for n in notes.values())
+
+
+def test_dedupe_never_merges_a_correction_into_its_target() -> None:
+    target = _note("n-old", "Reports go out as PDF attachments.", days=5)
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    [draft] = deduplicate([_correction("Stop sending PDF attachments for reports.", "e9", _vec(0.99))], index, SETTINGS, "a1")
+    assert draft.target is None
+
+
+def test_a_verified_target_against_an_unverified_correction_is_contested_not_superseded() -> None:
+    fact = _module_note("n-fact", "The ledger db listens on port 6543.", days=5, verified=True)
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    notes = _run([_correction("The ledger db is on port 7000, no longer 6543.", "e9", _vec(0.8))], index)
+    [question] = [n for i, n in notes.items() if i != "n-fact"]
+    assert notes["n-fact"].status == "active" and notes["n-fact"].contested
+    assert question.type == "open_question" and question.conflicts_with == ["n-fact"]
+
+
+def test_evidence_time_orders_two_claims_observed_in_one_run() -> None:
+    older = Member(_cand("Backups keep 7 days of history.", "e1", kind="constraint", minutes=0, subject="backup"), _vec(1.0))
+    newer = Member(_cand("Backups keep 30 days of history.", "e2", kind="constraint", minutes=60, subject="backup"), _vec(0.9))
+    notes = _run([newer, older], EMPTY)
+    by_text = {n.statement: n for n in notes.values()}
+    assert by_text["Backups keep 7 days of history."].status == "superseded"
+    assert by_text["Backups keep 30 days of history."].status == "active"
+
+
+def test_a_personal_correction_of_a_module_rule_joins_the_module() -> None:
+    target = _module_note("n-rule", "Backups run at 02:00 UTC.", days=5)
+    index = NoteIndex([target], np.stack([_vec(1.0)]))
+    notes = _run([_correction("I moved the backups: they no longer run at 02:00 UTC but at 04:00.", "e9", _vec(0.8))], index)
+    [new] = [n for i, n in notes.items() if i != "n-rule"]
+    assert notes["n-rule"].superseded_by == new.note_id and new.scope == "module:atlas/ledger"

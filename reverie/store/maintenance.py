@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reverie.clock import Clock
 from reverie.errors import ValidationError
+from reverie.records import Note
 from reverie.store.batches import BatchWriter, NoteWrite
 from reverie.store.ledger import graph_node_id
 from reverie.store.rows import note_from_row, rows
@@ -192,3 +193,43 @@ class Maintenance:
             dataset.optimize.compact_files(materialize_deletions_threshold=0.0)
             dataset.cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
             self._t[name].checkout_latest()
+
+
+# --- migration --------------------------------------------------------------------------------
+MODULE_KNOWLEDGE = ("constraint", "procedure", "verified_fact")
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    columns_added: list[str]
+    moved: list[str]
+    batch_id: str | None
+
+
+def movable(note: Note) -> bool:
+    """A personal note that is module knowledge: a constraint, procedure or verified fact of a module,
+    neither quarantined nor ever holding personal data."""
+    return (
+        note.scope.startswith("personal:") and note.type in MODULE_KNOWLEDGE and note.module is not None
+        and note.project is not None and note.status not in ("quarantined", "deleted") and "quarantine" not in note.tags
+        and "[PII:" not in note.statement
+    )
+
+
+def migrate(tables: Tables, writer: BatchWriter, principal: str = "system") -> MigrationResult:
+    """Bring a store to the current schema: add missing note columns, and move personal notes that are
+    module knowledge to ``module:<p>/<m>`` as one audited ``migrate`` batch (roll it back to undo)."""
+    added = tables.evolve_notes()
+    current = [note_from_row(r) for r in rows(tables.read("notes", "tombstone = false"))]
+    latest: dict[str, Note] = {}
+    for note in sorted(current, key=lambda n: n.version):
+        latest[note.note_id] = note
+    writes = [
+        NoteWrite(n.model_copy(update={"scope": f"module:{n.project}/{n.module}"}), "migrate",
+                  f"module knowledge moved from {n.scope} to its module scope", base_version=n.version)
+        for n in latest.values() if movable(n)
+    ]
+    if not writes:
+        return MigrationResult(added, [], None)
+    batch = writer.run("migrate", writes, principal=principal, stats={"moved": len(writes), "columns_added": added})
+    return MigrationResult(added, sorted(w.note.note_id for w in writes), batch.batch_id)

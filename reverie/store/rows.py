@@ -44,6 +44,7 @@ def note_from_row(row: dict[str, Any], *, with_vector: bool = False) -> Note:
     data = {k: v for k, v in row.items() if k in _NOTE_FIELDS}
     for key in ("evidence", "source_sessions", "source_agents", "tags", "supersedes", "conflicts_with"):
         data[key] = list(data.get(key) or [])
+    data["contested"] = bool(data.get("contested"))
     if with_vector and row.get("vector") is not None:
         data["vector"] = [float(x) for x in row["vector"]]
     return Note.model_validate(data)

@@ -20,6 +20,7 @@ from reverie.schemas import (
     EMBEDDER_DIM_KEY,
     EMBEDDER_NAME_KEY,
     FIXED_TABLES,
+    NOTE_COLUMNS_ADDED,
     event_vectors_schema,
     note_versions_schema,
     notes_schema,
@@ -64,6 +65,29 @@ class Tables:
         for name in self.schemas:
             self._handles[name] = self._open_or_create(name)
         self._check_embedder()
+        self.evolve_notes()
+
+    def evolve_notes(self) -> list[str]:
+        """Add the note columns a store of an older schema lacks (their defaults fill old rows) and
+        write notes in the column order the table has; returns the columns added."""
+        table = self._handles["notes"]
+        missing = [c for c in NOTE_COLUMNS_ADDED if c not in table.schema.names]
+        if missing:
+            try:
+                table.add_columns({c: NOTE_COLUMNS_ADDED[c] for c in missing})
+            except Exception as exc:  # noqa: BLE001 - another process added them meanwhile
+                table.checkout_latest()
+                if any(c not in table.schema.names for c in missing):
+                    raise StoreError(
+                        f"could not add the columns {missing} to the notes of {self.settings.uri!r} "
+                        f"({type(exc).__name__}); run `reverie store migrate --data PATH` with the service stopped"
+                    ) from exc
+            log.info("notes of %s: added columns %s (schema evolution)", self.settings.uri, missing)
+        ours = self.schemas["notes"]
+        order = table.schema.names
+        if order != ours.names and set(order) == set(ours.names):
+            self.schemas["notes"] = pa.schema([ours.field(n) for n in order], metadata=ours.metadata)
+        return missing
 
     def _connect(self) -> lancedb.DBConnection:
         interval = timedelta(seconds=self.settings.read_consistency_seconds)
