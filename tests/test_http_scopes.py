@@ -96,7 +96,8 @@ class World(tuple):  # type: ignore[type-arg]
 def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, Note], Store]]:
     # every visible note is a candidate here (no similarity floor), so a retrieval returns exactly min(k, visible)
     config = served_settings(tmp_path_factory.mktemp("scopes"),
-                             retrieval=RetrievalSettings(min_similarity=-1.0, relative_similarity=0.0, turns=False))
+                             retrieval=RetrievalSettings(min_similarity=-1.0, relative_similarity=0.0,
+                                                         relevance_similarity=-1.0, turns=False))
     with served(config, PRINCIPALS) as app:
         store = Store.open(config.store, spec_for(config.embedding), SystemClock())
         universe = _universe(store, HashEmbedder(config.embedding))
