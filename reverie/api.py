@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from reverie.capture import CaptureRequest, EventIn
@@ -163,6 +163,8 @@ class RetrieveRequest(Body):
     scopes: list[ScopeStr] | None = Field(default=None, max_length=64)
     k: int | None = Field(default=None, ge=1, le=100)
     token_budget: int | None = Field(default=None, ge=1, le=32000)
+    as_of: AwareDatetime | None = Field(
+        default=None, description="when the question is asked (default now): anchors 'last week', 'yesterday' …")
     memory: bool = True
 
 
