@@ -48,11 +48,11 @@ def mined_project(uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
     project's notes, mined too."""
     store = team_store(uri, embedder, clock)
     planted = write_notes(store, embedder, [PLANTED], clock.now())[0]
-    every = [*team_scenario(), QUARANTINED, PLANTED]
+    every = [*((s, PROJECT) for s in [*team_scenario(), QUARANTINED, PLANTED]), *((s, SECOND) for s in SECOND_NOTES)]
     store.events.append([
-        Event(event_id=note_of(s, clock.now()).evidence[0], agent_id=s.agent, session_id=s.session, project=PROJECT,
+        Event(event_id=note_of(s, clock.now()).evidence[0], agent_id=s.agent, session_id=s.session, project=project,
               module=s.module, ts=clock.now(), role="user", text=event_text(s), ingested_at=clock.now())
-        for s in every
+        for s, project in every
     ])
     write_notes(store, embedder, SECOND_NOTES, clock.now(), project=SECOND)
     mine(store, clock, project=SECOND)

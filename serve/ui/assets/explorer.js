@@ -132,6 +132,7 @@ class Explorer {
 
   async choose(project) {
     if (project !== this.project) this.data = null;
+    for (const view of [this.graph, this.map]) view.container.dataset.ready = 'false'; // until drawn for this project
     this.project = project;
     this.batchIndex = null;
     this.stale = new Set(TABS);

@@ -235,6 +235,7 @@ export class GraphView {
    * it (below its node, else above), and take them from the others. */
   placeLabels() {
     clearTimeout(this.labelTimer);
+    this.labelTimer = null;
     if (!this.cy) return;
     this.labelZoom = this.cy.zoom();
     const taken = new Taken();
@@ -242,7 +243,7 @@ export class GraphView {
     const above = new Set();
     for (const node of this.labelCandidates()) {
       if (placed.length >= LABELS_MOST) break;
-      const box = taken.first(labelPlaces(node));
+      const box = taken.first(labelPlaces(node, this.labelZoom));
       if (!box) continue;
       placed.push({ id: node.id(), text: node.data('short'), ...box });
       if (box.above) above.add(node.id());
@@ -339,15 +340,17 @@ function shortLabel(node, key, statement) {
 }
 
 /** Where a node's label may go: below the node, else above it (rendered pixels). Each box holds the
- * one cytoscape draws the label in (its letters, their outline, the margin) with a pixel to spare. */
-function labelPlaces(node) {
+ * box cytoscape gives the label (its letters and, around them, the outline and 2 model units: at
+ * ``zoom``, 2 × zoom pixels), with a pixel or so to spare. */
+function labelPlaces(node, zoom) {
   const text = node.data('short');
   const at = node.renderedPosition();
-  const half = node.renderedOuterHeight() / 2;
-  const width = textWidth(text, LABEL_PX) + 2 * LABEL_OUTLINE + 4;
-  const height = LABEL_PX * 1.3 + 2 * LABEL_OUTLINE + LABEL_MARGIN;
-  const below = boxAt(at.x, at.y + half - 1, width, height);
-  const above = { ...boxAt(at.x, at.y - half + 1 - height, width, height), above: true };
+  const half = node.renderedHeight() / 2; // cytoscape sets labels off the node's body, its border left out
+  const pad = LABEL_OUTLINE + 2 * zoom + 0.5;
+  const width = textWidth(text, LABEL_PX) * 1.04 + 2 * pad + 2; // small type (zoomed in) is set a little wider
+  const height = LABEL_PX * 1.25 + 2 * pad;
+  const below = boxAt(at.x, at.y + half + LABEL_MARGIN - pad, width, height);
+  const above = { ...boxAt(at.x, at.y - half - LABEL_MARGIN + pad - height, width, height), above: true };
   return [below, above];
 }
 

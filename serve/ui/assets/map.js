@@ -96,14 +96,18 @@ export class MapView {
     });
   }
 
-  /** Each cluster's size, name (the one the reader may see: the service chose it) and centroid. */
+  /** Each cluster's size, name (the one the reader may see: the service chose it), centroid and how
+   * many of its notes the reader may read (a name is built from those only). */
   summarise() {
     this.clusters = new Map();
     this.points.forEach((p, i) => {
       if (p.cluster < 0) return;
-      if (!this.clusters.has(p.cluster)) this.clusters.set(p.cluster, { id: p.cluster, size: 0, name: null, x: 0, y: 0, members: [] });
+      if (!this.clusters.has(p.cluster)) {
+        this.clusters.set(p.cluster, { id: p.cluster, size: 0, readable: 0, name: null, x: 0, y: 0, members: [] });
+      }
       const cluster = this.clusters.get(p.cluster);
       cluster.size += 1;
+      if (p.statement !== null && p.statement !== undefined) cluster.readable += 1;
       cluster.x += this.xs[i];
       cluster.y += this.ys[i];
       cluster.members.push(i);
@@ -410,22 +414,28 @@ export class MapView {
     );
   }
 
-  /** The largest clusters by name (hover a row to highlight its cluster); until a mining run has named
-   * them, a line that says so. */
+  /** The largest clusters by name (hover a row to highlight its cluster); a cluster without a name says
+   * why: not named yet (the fit is older than names), or only personal notes the reader may not read. */
   clusterList() {
     const rows = this.bySize.slice(0, TOP_CLUSTERS).map((c) => el('li', {
       dataset: { cluster: String(c.id) }, title: `cluster ${c.id}`,
       onmouseenter: () => this.highlight(c.id), onmouseleave: () => this.highlight(null),
     },
     swatch('swatch', this.colourOf(this.points[c.members[0]]), '●'), ' ',
-    c.name ? el('span', { class: 'name' }, c.name) : el('span', { class: 'unnamed' }, `cluster ${c.id} (no name yet)`), ' ',
+    c.name ? el('span', { class: 'name' }, c.name) : el('span', { class: 'unnamed' }, `cluster ${c.id} ${unnamed(c)}`), ' ',
     el('span', { class: 'count' }, String(c.size))));
     return [
       el('h3', {}, this.colourBy === 'pattern' ? 'Largest clusters (colour: their pattern)' : 'Largest clusters'),
-      this.named ? null : el('p', { class: 'hint', dataset: { legend: 'unnamed' } },
-        'These clusters have no names yet: mining names each by its most distinctive words on its next run.'),
+      this.named ? null : el('p', { class: 'hint', dataset: { legend: 'unnamed' } }, this.unnamedHint()),
       el('ul', { class: 'kinds clusters' }, rows),
     ];
+  }
+
+  unnamedHint() {
+    if (this.bySize.some((c) => c.readable > 0)) {
+      return 'These clusters have no names yet: mining names each by its most distinctive words on its next run.';
+    }
+    return 'These clusters hold only personal notes, which you may not read: a name is built from the notes you may read only.';
   }
 
   /** The whole map in view. */
@@ -460,9 +470,13 @@ export class MapView {
   }
 }
 
+function unnamed(cluster) {
+  return cluster.readable > 0 ? '(no name yet)' : '(personal notes only)';
+}
+
 function clusterLine(point) {
   if (point.cluster < 0) return 'noise: in no cluster';
-  return point.name ? `cluster: ${point.name}` : `cluster ${point.cluster} (no name yet)`;
+  return point.name ? `cluster: ${point.name}` : `cluster ${point.cluster} (no name)`;
 }
 
 function cellKey(cx, cy) {
