@@ -343,13 +343,14 @@ def test_an_analyst_reads_named_clusters_apart_on_the_map_and_the_graph(app: Ser
     labels = _map_labels(page)
     assert {label["text"] for label in labels if label["cluster"] is not None} == set(names.values())
     assert labels and _overlapping(labels) == []
+    page.screenshot(path=screenshot_path("analyst-map"))
     # hovering a point highlights its cluster (map and legend); clicking it names its cluster in the detail
     member = next(i for i, p in enumerate(points) if p["cluster"] >= 0)
     page.mouse.move(*_on_map(page, member))
     cluster = points[member]["cluster"]
     page.wait_for_selector(f"#map[data-highlight='{cluster}']")
     assert page.get_attribute(f"#map-legend li[data-cluster='{cluster}']", "class") == "active"
-    page.screenshot(path=screenshot_path("analyst-map"))
+    page.screenshot(path=screenshot_path("analyst-map-hover"))
     page.mouse.click(*_on_map(page, member))
     page.wait_for_function("(name) => document.querySelector('#detail-name')?.textContent === name", arg=names[cluster])
     radii = page.evaluate("async () => { const { pointRadius } = await import('./assets/map.js'); return [pointRadius(20, 4e5), pointRadius(5000, 4e5)]; }")

@@ -171,7 +171,7 @@ export class GraphView {
       el('p', { class: 'conflicts', dataset: { conflicts: String(conflicts) } },
         swatch('ring', CONFLICT, ''), ` ${conflicts} notes in a conflict`),
       el('p', { class: 'hint' }, this.whole
-        ? 'Click a node for its statement, evidence, history and batches. Edges of the selected node are labelled.'
+        ? 'Click a node for its statement, evidence, history and batches; its edges are drawn bold in their colours (above).'
         : 'A large graph: its patterns are drawn first. Click a node to draw its neighbourhood (notes, subject, '
           + 'sessions, agents, modules); tick a kind to draw all of it. Search looks through everything.'),
     );

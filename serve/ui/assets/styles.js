@@ -76,10 +76,7 @@ export function graphStyle(label) {
     { selector: 'node.invalid', style: { opacity: 0.45 } },
     { selector: 'node.faded', style: { opacity: 0.12 } },
     { selector: 'node.match', style: { 'border-width': 3, 'border-color': '#fab005', 'z-index': 20 } },
-    {
-      selector: 'edge.near',
-      style: { width: 1.8, opacity: 1, label: 'data(kind)', 'font-size': 8, color: '#495057', 'curve-style': 'straight' },
-    },
+    { selector: 'edge.near', style: { width: 1.8, opacity: 1, 'curve-style': 'straight' } }, // no label: labels never overlap
     { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#212529', 'z-index': 30 } },
     {
       selector: 'node.labelled',
