@@ -17,7 +17,7 @@ import { clip, el, fill, mark, painted } from './dom.js';
 import { EDGE_KINDS, NODE_KINDS, CONFLICT, graphStyle } from './styles.js';
 import { Taken, boxAt, textWidth } from './labels.js';
 
-const WHOLE_MOST = 3000; // elements drawn at once; a larger graph starts with its overview
+const WHOLE_MOST = 1500; // elements drawn at once; a larger graph starts with its overview
 const LARGE = 300; // drawn elements above which cytoscape draws a cached texture while panning and zooming
 const LABEL_PX = 11; // the labels' size on the screen
 const LABEL_MARGIN = 3; // pixels between a node and its label
