@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 import bm25s
 import faiss
@@ -97,6 +98,9 @@ class Days:
                 hit[mentions[meets, 2]] = True
             else:
                 hit |= (said[:, 1] == w.month) & ((said[:, 2] == w.day) if w.day is not None else True)
+                for start, end, position in mentions[mentions[:, 2] < n]:
+                    if w.holds(date.fromordinal(int(start)), date.fromordinal(int(end))):
+                        hit[position] = True
         return hit
 
 
