@@ -61,6 +61,12 @@ class Fits:
         }
         self._upsert("mining_models", row)
 
+    def mapped_projects(self) -> list[str]:
+        """The projects with a map, the most recently updated first."""
+        found = self._t.read("mining_maps", columns=["project", "updated_at"])
+        pairs = zip(found["updated_at"].to_pylist(), found["project"].to_pylist(), strict=True)
+        return [project for _, project in sorted(pairs, reverse=True)]
+
     def map(self, project: str) -> ProjectMap | None:
         found = rows(self._t.read("mining_maps", f"project = {sql_str(project)}"))
         if not found:

@@ -3,7 +3,8 @@
 It starts runs (manual ones at once, scheduled ones staggered over ``stagger_max``), refuses a
 second run of a project while one is active (409) and more than ``max_runs_per_hour`` manual runs
 of a project in an hour (429), supervises the pool, and answers the review queue, the team graph
-and the map (both kept between calls until the store changes: ``reverie.store.cache``).
+and the map (both kept between calls until the store changes: ``reverie.store.cache``, and built
+ahead of the explorer's requests at start and after every change: ``mining.prebuild``).
 ``mining_service(settings)`` finds or creates the actor.
 """
 
@@ -23,6 +24,7 @@ from mining.graph import TeamGraph
 from mining.corpus import ELIGIBLE
 from mining.loadsignal import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
+from mining.prebuild import Prebuilder
 from mining.review import ReviewQueue
 from mining.runs import ACTIVE_STATUSES, RunBook
 from reverie.clock import Clock, SystemClock
@@ -36,6 +38,7 @@ from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 
 log = logging.getLogger(__name__)
 TERMINAL = frozenset({"committed", "failed", "cancelled"})
+READERS = (True, False)  # the explorer's two readers: admins (personal notes) and everyone else
 
 
 class Mining:
@@ -55,10 +58,13 @@ class Mining:
         self.pool = Pool(settings, pool_store, self._clock, RemoteLoad(self._load_actor))
         self._creating = threading.Lock()  # one run of a project at a time, also across threads
         self._supervisor: Supervisor | None = None
+        self._prebuilder = Prebuilder(self._view_versions, self.prebuild, self._m.prebuild_seconds)
         if supervise:
             schedule = self.schedule if self._m.schedule else None
             self._supervisor = Supervisor(self.pool, self._m.poll_seconds, schedule, self._m.schedule_every.total_seconds())
             self._supervisor.start()
+            if self._m.prebuild_seconds > 0:
+                self._prebuilder.start()
 
     # --- runs -------------------------------------------------------------------------------------
     def start(self, project: str, *, wait: bool = False, principal: str = "system", full: bool = False) -> MiningRun:
@@ -158,7 +164,9 @@ class Mining:
         return self._queue.get(item_id)
 
     def decide(self, item_id: str, decision: Literal["approve", "reject"], *, reason: str, principal: str) -> ReviewItem:
-        return self._queue.decide(item_id, decision, reason=reason, principal=principal, at=self._clock.now())
+        decided = self._queue.decide(item_id, decision, reason=reason, principal=principal, at=self._clock.now())
+        self._prebuilder.nudge()  # an approval or a rejection changes the graph
+        return decided
 
     # --- graph and map ----------------------------------------------------------------------------
     def team_graph(self, project: str | None = None, *, personal: bool = True, current: bool = False) -> TeamGraph:
@@ -212,6 +220,32 @@ class Mining:
             if n in scopes
         ]
 
+    # --- the explorer's views, built ahead ---------------------------------------------------------
+    def prebuild(self) -> list[str]:
+        """Put in the caches what the explorer asks first, for the projects most recently mapped
+        (as many as the caches hold): the current graph and the map, for admins and for everyone
+        else (``serve.routes.graph``; its layout reads the admins' map). Returns those projects."""
+        projects = self._prebuild_projects()
+        for project in projects:
+            for personal in READERS:
+                self.team_graph(project, personal=personal, current=True)
+                self.map(project, personal=personal)
+        return projects
+
+    def prebuilt(self, project: str) -> bool:
+        """Whether every view ``prebuild`` makes of ``project`` is kept and as fresh as the store."""
+        graphs = all(self._graphs.holds((project, personal, True)) for personal in READERS)
+        return graphs and all(self._maps.holds((project, personal)) for personal in READERS)
+
+    def _prebuild_projects(self) -> list[str]:
+        mapped = Fits(self._store).mapped_projects()
+        graphed = set(self._store.tables.read("graph_nodes", columns=["project"])["project"].to_pylist())
+        ordered = list(dict.fromkeys([*mapped, *sorted(p for p in graphed if p and p not in mapped)]))
+        return [p for p in ordered if NAME_PATTERN.match(p)][: min(self._graphs.size, self._maps.size) // len(READERS)]
+
+    def _view_versions(self) -> tuple[int, ...]:
+        return self._graphs.versions() + self._maps.versions()
+
     def _supported(self, project: str) -> dict[str, str]:
         edges = self._store.graph_edges.read(f"project = {sql_str(project)} AND kind = 'supports'")
         return {
@@ -220,6 +254,7 @@ class Mining:
         }
 
     def close(self) -> None:
+        self._prebuilder.stop()
         if self._supervisor is not None:
             self._supervisor.stop()
 

@@ -103,6 +103,17 @@ class Actors:
                     ) from exc
             return self._handles[name]
 
+    def look_up(self, names: Sequence[str]) -> list[str]:
+        """Find these actors now (the first lookup of a process takes seconds under load, which a
+        first request would otherwise wait for); returns the names not running yet (looked up on use)."""
+        missing = []
+        for name in names:
+            try:
+                self.handle(name)
+            except UnavailableError:
+                missing.append(name)
+        return missing
+
     def call(self, name: str, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
         handle = self.handle(name)
         try:

@@ -171,6 +171,8 @@ class MiningSettings(Section):
     min_new_notes: int = 3
     max_runs_per_hour: int = 6
     wait_seconds: float = 600.0
+    # the explorer's views (team graph, map), rebuilt ahead of requests when the store changed
+    prebuild_seconds: float = 10.0
 
 
 class RetrievalSettings(Section):

@@ -1,7 +1,8 @@
 """The team graph and the map of a project, as the analysts' explorer and the exports read them.
 
-A graph answer is kept (as the bytes sent) until one of the tables it is read from changes
-(``Services.graphs``), so the explorer's reloads do not rebuild a graph of thousands of nodes.
+A graph or map answer is kept (as the bytes sent, per kind of reader) until one of the tables it is
+read from changes (``Services.graphs``), so the explorer's reloads do not rebuild a graph of
+thousands of nodes nor copy a map of thousands of points from the mining service again.
 
 Personal notes are the caller's to see only for admins: for anyone else they are left out of the
 graph (with their edges) and are bare points on the map (where they lie and in which cluster, never
@@ -97,11 +98,17 @@ def memory_map(principal: Caller, deps: Deps, project: ProjectQuery) -> Response
     """The 2-D map of the project's notes (UMAP of their vectors): position, cluster (-1: noise), pattern,
     and the cluster's name (its most distinctive words, from the notes the caller may see)."""
     _project(principal, project)
+    key = ("map", project, principal.is_admin)
+    return _answer(deps.graphs.get(key, lambda: _map_json(deps, project, principal)))
+
+
+def _map_json(deps: Services, project: str, principal: Principal) -> bytes:
+    """What an admin (``principal.is_admin``) or anyone else may see of the map, as JSON."""
     mined = deps.mining.map(project, personal=principal.is_admin)  # names from the notes the caller may see
     notes = _notes(deps, project)
     points = [_point(principal, p, notes[p.note_id]) for p in mined if p.note_id in notes]
     # Written at once: FastAPI would validate thousands of points a second time on the way out.
-    return Response(MemoryMap(project=project, points=points).model_dump_json(), media_type="application/json")
+    return MemoryMap(project=project, points=points).model_dump_json().encode()
 
 
 def _notes(deps: Services, project: str) -> dict[str, dict[str, Any]]:
