@@ -227,6 +227,22 @@ def retrieve(
 
 
 @app.command()
+def mcp(
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
+    project: Annotated[str | None, typer.Option("--project", envvar="REVERIE_PROJECT", help="the default project of the tools")] = None,
+) -> None:
+    """Serve Reverie's MCP tools over stdio for one agent (its key: --key / REVERIE_KEY), talking to a
+    running service (--url / REVERIE_URL); an MCP host starts it as a subprocess."""
+    import anyio
+
+    from reverie.integrations.mcp_server import serve_stdio
+
+    if not key:
+        raise typer.BadParameter("an agent key is needed: set REVERIE_KEY (see `reverie keys add`)", param_hint="--key")
+    anyio.run(serve_stdio, url, key, project)
+
+
+@app.command()
 def consolidate(agent_id: Annotated[str, typer.Argument(help="the agent")], url: UrlOption = "http://127.0.0.1:8000",
                 key: KeyOption = "") -> None:
     """Consolidate an agent now and wait for the batch."""
