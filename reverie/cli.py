@@ -370,3 +370,7 @@ def main() -> None:
     except httpx.TransportError as exc:
         console.print(f"[red]error:[/red] cannot reach the service ({type(exc).__name__}); check --url / REVERIE_URL")
         raise SystemExit(2) from exc
+
+
+if __name__ == "__main__":
+    main()
