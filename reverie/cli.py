@@ -12,16 +12,17 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
 from reverie.settings import Settings
-from reverie.store import Store
+
+if TYPE_CHECKING:  # the store (lancedb) is imported by the commands that open one, so `reverie mcp` starts fast
+    from reverie.store import Store
 
 app = typer.Typer(help="Reverie: shared, evidence-backed memory for fleets of LLM agents.", no_args_is_help=True)
 store_app = typer.Typer(help="Inspect the local store.", no_args_is_help=True)
@@ -71,6 +72,13 @@ def demo(data: DataOption = None) -> None:
         console.print(f"done in {time.perf_counter() - started:.1f} s; the service is stopped", soft_wrap=True)
 
 
+def _open_store(settings: Settings) -> Store:
+    from reverie.embed import spec_for
+    from reverie.store import Store
+
+    return Store.open(settings.store, spec_for(settings.embedding))
+
+
 def _print_stats(store: Store) -> None:
     table = Table(title="tables")
     for column in ("table", "rows", "versions", "fragments", "bytes"):
@@ -84,7 +92,7 @@ def _print_stats(store: Store) -> None:
 def store_stats(data: DataOption = None) -> None:
     """Rows, versions, fragments and bytes of every table."""
     settings = with_data(Settings(), data)
-    _print_stats(Store.open(settings.store, spec_for(settings.embedding)))
+    _print_stats(_open_store(settings))
 
 
 @store_app.command("migrate")
@@ -98,7 +106,7 @@ def store_migrate(data: DataOption = None) -> None:
     from reverie.store.maintenance import migrate
 
     settings = with_data(Settings(), data)
-    store = Store.open(settings.store, spec_for(settings.embedding))
+    store = _open_store(settings)
     result = migrate(store.tables, store.batches, principal="cli")
     written = store.vectors.backfill(make_embedder(settings.embedding))
     console.print(f"migrated {store.uri}: {written} event vector{'s' if written != 1 else ''} written; columns added: "
@@ -353,7 +361,7 @@ def privacy_rescan(
     from reverie.rescan import rescan
 
     settings = with_data(Settings(), data)
-    store = Store.open(settings.store, spec_for(settings.embedding))
+    store = _open_store(settings)
     result = rescan(store, make_embedder(settings.embedding), settings.privacy, principal=principal)
     counts = ", ".join(f"{name} {n}" for name, n in result.changed.items())
     console.print(f"re-masked {result.total} rows with {result.rules} (batch {result.batch_id}): {counts}")

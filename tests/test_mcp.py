@@ -149,7 +149,7 @@ def test_two_sessions_over_stdio_are_consolidated_and_recalled_only_by_their_age
     assert "personal:coder-1" in error and "another agent" in error
 
 
-def test_the_same_tools_over_http_and_a_stdio_session_default(world: World) -> None:
+def test_the_same_tools_over_http_with_the_daily_session_default(world: World) -> None:
     async def body() -> tuple[set[str], dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
         async with over_http(world, "tester-1") as session:
             listed = {t.name for t in (await session.list_tools()).tools}
@@ -158,6 +158,16 @@ def test_the_same_tools_over_http_and_a_stdio_session_default(world: World) -> N
             ended = await ok(session, "end_session")
             await ok(session, "consolidate")
             note = await recall_note(session, "What format do the release notes take?", "release notes")
+            assert note is not None
+            recalled = await ok(session, "recall", query="What format do the release notes take?")
+            marked = await ok(session, "feedback", retrieval_id=(recalled.structured_content or {})["retrieval_id"],
+                              used=[note["id"]])
+            listed_notes = (await ok(session, "memories", scope="personal:tester-1")).structured_content or {}
+            deleted = (await ok(session, "delete_memory", note_id=note["id"])).structured_content or {}
+            await anyio.sleep(1.0)  # the other replica drops it at its next refresh (0.25 s)
+            after = await recall_note(session, "What format do the release notes take?", "release notes", tries=1)
+        assert (marked.structured_content or {})["used"] == 1 and deleted["status"] == "deleted" and after is None
+        assert note["id"] in [n["note_id"] for n in listed_notes["notes"]]
         return listed, note, said.structured_content or {}, ended.structured_content or {}
 
     listed, note, said, ended = run(body)
@@ -173,11 +183,10 @@ def test_mcp_without_a_key_is_401(world: World) -> None:
 
 def test_a_bad_argument_is_a_tool_error_and_the_next_call_succeeds(world: World) -> None:
     async def body() -> tuple[str, str, str]:
-        async with over_stdio(world, "coder-1") as session:
-            wrong_type = await refused(session, "recall", query="Makefile indentation", k="many")
-            wrong_role = await refused(session, "remember", text="hello", role="robot")
-            await ok(session, "recall", query="Makefile indentation")
         async with over_http(world, "coder-1") as session:
+            wrong_type = await refused(session, "recall", query="Makefile indentation", k="many")
+            await ok(session, "recall", query="Makefile indentation")
+            wrong_role = await refused(session, "remember", text="hello", role="robot")
             unknown = await refused(session, "delete_memory", note_id="n-does-not-exist")
             await ok(session, "memories")
         return wrong_type, wrong_role, unknown
