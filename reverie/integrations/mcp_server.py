@@ -34,16 +34,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import anyio
 import httpx
 import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
-from reverie.api import PrincipalView, Retrieval
+from reverie.api import FeedbackResult, PrincipalView, Retrieval
 from reverie.capture import CaptureRequest
 from reverie.client import AsyncClient
-from reverie.errors import ReverieError
+from reverie.errors import NotFoundError, ReverieError
 from reverie.records import AgentCandidate, EventKind, NoteType, Role
 
 INSTRUCTIONS = (
@@ -52,6 +53,7 @@ INSTRUCTIONS = (
     "the user prefers, corrects or verifies; `end_session` when the task is done. Memory is consolidated "
     "while you are idle, or now with `consolidate`."
 )
+FEEDBACK_WAIT = 4.0  # seconds: a replica flushes its retrievals within about 2 s (stateless /mcp may land elsewhere)
 WHOAMI_SECONDS = 5.0  # the service re-reads its keys about once a second; a revoked key fails its next call anyway
 HTTP_API = "the HTTP API (POST /v1/retrieve, GET /v1/notes, ...; see the README)"
 
@@ -230,7 +232,7 @@ def _tools(link: Link) -> list[Callable[..., Any]]:  # noqa: C901 - one closure 
                        *, ctx: Context) -> dict[str, Any]:
         """Which items of a recall (note ids or raw-turn event ids) were used, and which were wrong."""
         async with _calling(link, ctx) as (client, _):
-            result = await client.feedback(retrieval_id, used=used, wrong=wrong)
+            result = await _feedback(client, retrieval_id, used, wrong)
         return result.model_dump(mode="json")
 
     async def delete_memory(note_id: str, *, ctx: Context) -> dict[str, Any]:
@@ -262,6 +264,19 @@ def _tools(link: Link) -> list[Callable[..., Any]]:  # noqa: C901 - one closure 
         return result.model_dump(mode="json")
 
     return [remember, recall, feedback, delete_memory, memories, end_session, consolidate]
+
+
+async def _feedback(client: AsyncClient, retrieval_id: str, used: list[str], wrong: list[str]) -> FeedbackResult:
+    """Feedback, waiting for a retrieval another replica answered: it reaches the store within
+    about two seconds (``FEEDBACK_WAIT``); an id that is still unknown then is the caller's mistake."""
+    deadline = time.monotonic() + FEEDBACK_WAIT
+    while True:
+        try:
+            return await client.feedback(retrieval_id, used=used, wrong=wrong)
+        except NotFoundError:
+            if time.monotonic() > deadline:
+                raise
+            await anyio.sleep(0.25)
 
 
 def _own_scopes(agent: Agent, scopes: list[str] | None) -> None:
