@@ -1,21 +1,21 @@
 """Agent-authored notes (``POST /v1/notes``, DESIGN §6.1): what an agent writes itself, without events.
 
 The note goes where the caller may write (an agent: its personal scope), masked like everything else,
-embedded, audited and versioned as one ``edit`` batch. A ``key`` names the note within its scope and
+embedded, audited and versioned as one ``edit`` batch (a JSON value is masked as text, then string by
+string, as ``reverie privacy rescan`` masks JSON). A ``key`` names the note within its scope and
 namespace: writing the same key again writes a new version of that note (its keys, and any merged
 in later, stay on it). Text that tries to instruct is kept but quarantined, as consolidation does.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from reverie.api import NoteCreate, namespace_path
 from reverie.errors import ForbiddenError, ValidationError
-from reverie.privacy import Masker
 from reverie.quarantine import is_instruction
 from reverie.records import Note
+from reverie.rescan import masked_json
 from reverie.store import NoteFilter, NoteWrite, ordered_id, sql_str
 from serve.auth.access import Principal, is_personal, may_change_note, require, require_project
 from serve.services import Services
@@ -32,8 +32,7 @@ def write_note(deps: Services, principal: Principal, body: NoteCreate) -> Note:
     fields = {
         "type": body.type, "subject": deps.masker.mask(body.subject or _subject(body, statement)).text,
         "statement": statement, "tags": body.tags, "namespace": namespace_path(body.namespace) if body.namespace else None,
-        "value": json.dumps(masked_value(deps.masker, body.value), separators=(",", ":"), ensure_ascii=False)
-        if body.value is not None else None,
+        "value": masked_json(body.value_json(), deps.masker.mask_text) if body.value is not None else None,
         "status": "quarantined" if is_instruction(statement) else "active",
     }
     existing = _keyed(deps, scope, fields["namespace"], body.key)
@@ -50,17 +49,6 @@ def write_note(deps: Services, principal: Principal, body: NoteCreate) -> Note:
                            project=project, agent_id=note.owner_agent)
     deps.recaller.changed()
     return deps.store.notes.get(note.note_id)
-
-
-def masked_value(masker: Masker, value: Any) -> Any:
-    """The JSON value with every string in it (keys too) masked."""
-    if isinstance(value, str):
-        return masker.mask(value).text if value.strip() else value
-    if isinstance(value, dict):
-        return {masked_value(masker, k): masked_value(masker, v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [masked_value(masker, v) for v in value]
-    return value
 
 
 def _project(principal: Principal, asked: str | None) -> str:
