@@ -24,6 +24,7 @@ from ray import serve as ray_serve
 
 from actors.deploy import Memory, start_memory
 from conftest import ROOT
+from reverie.integrations.langgraph import ReverieStore
 from reverie.settings import ActorSettings
 from serve.app import build_app
 from serve.auth.keys import KeysFile
@@ -230,3 +231,25 @@ def test_reverie_project_is_the_default_over_stdio(world: World) -> None:
             return (await ok(session, "remember", text="Orion deploys wait for the change window.")).structured_content or {}
 
     assert run(body)["project"] == "orion"
+
+
+def test_consolidation_merges_into_an_agents_own_note_and_the_note_keeps_its_key(world: World) -> None:
+    rule = "Deploys to staging need a green build on the main branch first."
+    with ReverieStore(world.url, world.keys["coder-1"]) as store:
+        store.put(("rules",), "staging-deploys", {"text": rule})
+        before = httpx.get(f"{world.url}/v1/notes", params={"namespace": "rules", "key": "staging-deploys"},
+                           headers={"Authorization": f"Bearer {world.keys['coder-1']}"}, timeout=30).json()["notes"]
+
+        async def body() -> None:
+            async with over_http(world, "coder-1") as session:
+                await ok(session, "remember", text=rule, session_id="rule-1", tags=["preference"])
+                await ok(session, "end_session", session_id="rule-1")
+                await ok(session, "consolidate")
+
+        run(body)
+        item = store.get(("rules",), "staging-deploys")
+        after = httpx.get(f"{world.url}/v1/notes/{before[0]['note_id']}",
+                          headers={"Authorization": f"Bearer {world.keys['coder-1']}"}, timeout=30).json()
+    assert [n["evidence"] for n in before] == [[]]
+    assert after["evidence"] and after["keys"] == ["staging-deploys"] and after["status"] == "active"
+    assert item is not None and item.value == {"text": rule}
