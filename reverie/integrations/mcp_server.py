@@ -26,6 +26,7 @@ server keeps serving.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -79,16 +80,16 @@ class Link:
     key_of: Callable[[Context], str]
     session: Callable[[str], str]
     project: str | None = None
-    _known: dict[str, tuple[float, Agent]] = field(default_factory=dict)
+    known: dict[str, tuple[float, Agent]] = field(default_factory=dict, init=False, repr=False)  # by key digest
 
     async def agent(self, ctx: Context, client: AsyncClient) -> Agent:
         """The agent of the caller's key; a key of another role is a tool error naming the HTTP API."""
-        key = self.key_of(ctx)
-        known = self._known.get(key)
+        key = hashlib.sha256(self.key_of(ctx).encode()).hexdigest()
+        known = self.known.get(key)
         if known is not None and time.monotonic() - known[0] < WHOAMI_SECONDS:
             return known[1]
         agent = _agent_of(await client.whoami())
-        self._known[key] = (time.monotonic(), agent)
+        self.known[key] = (time.monotonic(), agent)
         return agent
 
     def project_for(self, agent: Agent, asked: str | None, *, required: bool = True) -> str | None:
