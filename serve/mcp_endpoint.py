@@ -2,7 +2,8 @@
 
 The gate admits a request to ``/mcp`` like any other (no key: 401; quota; body size). Each tool call
 then calls this same FastAPI app in process (httpx's ASGI transport) with the request's own bearer
-key, so the routes' roles and scopes decide what the tools may do, exactly as over HTTP. The SDK's
+key, so the routes' roles and scopes decide what the tools may do, exactly as over HTTP (and the key's
+quota counts ``/mcp`` and each call it makes: two or three per tool call). The SDK's
 session manager runs for the app's lifespan (Serve runs the ingress app's lifespan in each replica).
 """
 

@@ -55,7 +55,8 @@ INSTRUCTIONS = (
     "while you are idle, or now with `consolidate`."
 )
 FEEDBACK_WAIT = 4.0  # seconds: a replica flushes its retrievals within about 2 s (stateless /mcp may land elsewhere)
-WHOAMI_SECONDS = 5.0  # the service re-reads its keys about once a second; a revoked key fails its next call anyway
+WHOAMI_SECONDS = 5.0
+KNOWN_KEYS = 4096  # keys remembered at most (the cache starts over beyond)  # the service re-reads its keys about once a second; a revoked key fails its next call anyway
 HTTP_API = "the HTTP API (POST /v1/retrieve, GET /v1/notes, ...; see the README)"
 
 
@@ -89,6 +90,8 @@ class Link:
         if known is not None and time.monotonic() - known[0] < WHOAMI_SECONDS:
             return known[1]
         agent = _agent_of(await client.whoami())
+        if len(self.known) >= KNOWN_KEYS:
+            self.known.clear()
         self.known[key] = (time.monotonic(), agent)
         return agent
 
