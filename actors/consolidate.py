@@ -1,6 +1,7 @@
 """One local consolidation run of one agent: the six stages, orchestrated, written as one batch.
 
-collect -> extract -> deduplicate -> trust -> resolve -> prune -> write. The stages are the pure
+collect -> extract -> deduplicate -> trust -> resolve -> prune -> write; beside them, every replayed
+turn's contextual key (``reverie.context_keys``) is embedded and stored. The stages are the pure
 functions of ``actors.collect``, ``reverie.extract``, ``actors.dedupe``, ``actors.trust``,
 ``actors.resolve`` and ``actors.prune``; this module only reads, embeds, times and writes. The run's
 batch row is begun first (it is the persisted run state: ``running`` while it goes, aborted by a
@@ -30,10 +31,11 @@ from actors.resolve import RIVAL_POOL, resolve
 from actors.store_client import ModelClient, StoreClient
 from actors.trust import weigh
 from reverie.clock import Clock
+from reverie.context_keys import turn_keys
 from reverie.errors import BatchConflictError
 from reverie.extract import Extractor, extract
 from reverie.ports import ConsolidationResult
-from reverie.records import Batch, Candidate, Session
+from reverie.records import Batch, Candidate, Event, Session
 from reverie.settings import Settings
 from reverie.statements import slot_text
 
@@ -118,8 +120,17 @@ class Consolidation:
         vectors = self._model.embed(statements + [slot_text(s) for s in statements]) if candidates else np.zeros((0, 0))
         members = [Member(c, v, slot) for c, v, slot in zip(candidates, vectors[:len(candidates)], vectors[len(candidates):], strict=True)]
         timer.lap("embed")
+        if settings.consolidation.contextual_keys:
+            self._write_keys([e for e in events if e.session_id in consumed])
+            timer.lap("keys")
         read = Counter(e.session_id for e in events)
         return Prepared(replay, members, {s: read[s] for s in consumed}, done, timer.laps)
+
+    def _write_keys(self, events: Sequence[Event]) -> None:
+        """Dreaming enriches the log: each replayed turn's contextual key, embedded and stored."""
+        keys = turn_keys(events)
+        if keys:
+            self._store.write_keys(keys, self._model.embed([k.key for k in keys]))
 
     # --- stages 3-6 and the write -------------------------------------------------------------------
     def _integrate(self, batch: Batch, prepared: Prepared, picked: Sequence[Session], started: datetime,

@@ -27,6 +27,7 @@ from reverie.clock import Clock, SystemClock
 from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
 from reverie.ports import STORE_ACTOR, AgentInfo, CaptureResult, ConsolidationResult
+from reverie.context_keys import TurnKey
 from reverie.records import Batch, Event, Note, Session
 from reverie.settings import Settings
 
@@ -59,6 +60,10 @@ class StoreGateway:
             except ReverieError as exc:
                 log.warning("event vectors not written (%s); the turn cache backfills them", exc.code)
         return CaptureResult(accepted=done.accepted, duplicates=done.duplicates, event_ids=done.event_ids)
+
+    def write_keys(self, keys: Sequence[TurnKey], vectors: np.ndarray) -> int:
+        """Store the contextual keys a consolidation derived (replacing earlier ones of those turns)."""
+        return self._store.keys.write(keys, vectors, self._store.now())
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session:
         found = self._store.events.sessions(agent_id=agent_id, session_ids=[session_id])

@@ -18,6 +18,7 @@ import ray
 
 from actors.plan import Change
 from actors.triggers import AgentActivity
+from reverie.context_keys import TurnKey
 from reverie.embed import Embedder
 from reverie.ports import STORE_ACTOR, AgentInfo, CaptureResult, ConsolidationResult
 from reverie.records import Batch, Event, Note, Session
@@ -27,6 +28,8 @@ from reverie.settings import ActorSettings
 
 class StoreClient(Protocol):
     def append(self, events: Sequence[Event], vectors: np.ndarray | None = None) -> CaptureResult: ...
+
+    def write_keys(self, keys: Sequence[TurnKey], vectors: np.ndarray) -> int: ...
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session: ...
 
@@ -92,6 +95,9 @@ class RemoteStoreClient:
 
     def append(self, events: Sequence[Event], vectors: np.ndarray | None = None) -> CaptureResult:
         return self._call("append", list(events), vectors)  # type: ignore[no-any-return]
+
+    def write_keys(self, keys: Sequence[TurnKey], vectors: np.ndarray) -> int:
+        return self._call("write_keys", list(keys), vectors)  # type: ignore[no-any-return]
 
     def end_session(self, agent_id: str, session_id: str, at: datetime) -> Session:
         return self._call("end_session", agent_id, session_id, at)  # type: ignore[no-any-return]

@@ -5,7 +5,8 @@ the same stored turns with the same embedder: dense, BM25, and their reciprocal-
 hybrid baseline). Reverie (a real local service driven over HTTP, ``bench.served``: every
 conversation one agent in its own project, consolidated as the trigger policy would, then mined) is
 scored counting at most as many cited turns, in rank order, as the hybrid baseline fitted in the
-budget for the same question. ``--arms raw`` leaves Reverie out. ``--quick`` uses the first
+budget for the same question, asked as of the end of its conversation (``as_of``: its last turn's
+time, so "last year" means the conversation's). ``--arms raw`` leaves Reverie out. ``--quick`` uses the first
 conversation only. The data path is ``--locomo PATH``. Options (``--option``): ``locomo_captions=0``
 leaves image captions out of the turns, ``item_overhead=N`` charges N tokens per injected item
 instead of 2, ``fusion_depth=N`` fuses only the top N of each ranking, ``reverie_k=N`` asks Reverie
@@ -27,6 +28,7 @@ from bench.eval.evidence import RecallTable, cited_turns, score
 from bench.eval.locomo import CATEGORIES, SCORED, Locomo, Question, conversations_named, load_locomo
 from bench.eval.memo import MemoEmbedder
 from bench.eval.rawlog import RawLog, RawLogArm
+from bench.eval.served import ReverieArm
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
 HYBRID = "raw-hybrid"
@@ -78,9 +80,11 @@ def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int
     return tables, retrievals
 
 
-def _feed_and_ask(arm: MemoryArm, data: Locomo, questions: list[Question], budget: int) -> list[Retrieval]:
+def _feed_and_ask(arm: ReverieArm, data: Locomo, questions: list[Question], budget: int) -> list[Retrieval]:
     arm.ingest([r for c in data.conversations for r in c.requests])
     arm.settle()
+    for conversation in data.conversations:  # the questions are asked when the conversation ends
+        arm.asked_at[conversation.agent_id] = max(e.ts for r in conversation.requests for e in r.events if e.ts)
     return ask(arm, questions, budget)
 
 

@@ -15,8 +15,9 @@ both endpoints are measured back to back at 1 and 8 concurrent clients (p50, p99
 request with a query never sent before (held-out, distinct).
 
 Beside the notes, the asking agent has ``turns`` raw turns of its own (20,000; 2,000 with
-``--quick``; ``--option turns=N``), written as events with their vectors (as capture writes them), so
-every retrieval also ranks the raw-turn layer; the turn cache's resident bytes are reported.
+``--quick``; ``--option turns=N``), written as events with their vectors (as capture writes them) and
+their contextual keys with vectors (as consolidation writes them), so every retrieval also ranks the
+raw-turn layer under both; the turn cache's resident bytes are reported.
 
 Seeded notes: statements of words drawn (Zipf) from a vocabulary of 2,000 made-up words, so BM25
 does real work; vectors synthetic but shaped like MiniLM's (``bench.mining.synthetic``: topics
@@ -110,11 +111,14 @@ def seed(store: Any, n: int, calib: dict[str, Any], rng: np.random.Generator) ->
 
 
 def seed_turns(store: Any, n: int, calib: dict[str, Any], rng: np.random.Generator) -> None:
-    """Write ``n`` raw turns of the asking agent, with their vectors, as capture writes them."""
+    """Write ``n`` raw turns of the asking agent, with their vectors, as capture writes them, and
+    their contextual keys with vectors, as consolidation writes them."""
     from bench.mining import synthetic
+    from reverie.context_keys import turn_keys
     from reverie.records import Event
 
     vectors, _ = synthetic(n, calib, seed=int(rng.integers(1 << 30)))
+    key_vectors, _ = synthetic(n, calib, seed=int(rng.integers(1 << 30)))
     texts = words(rng, n, 14)
     at = store.now()
     for start in range(0, n, 5_000):
@@ -123,6 +127,7 @@ def seed_turns(store: Any, n: int, calib: dict[str, Any], rng: np.random.Generat
                         role="user", text=texts[i], ingested_at=at) for i in chunk]
         store.events.append(events)
         store.vectors.write([(AGENT, e.event_id) for e in events], vectors[start:start + len(events)])
+        store.keys.write(turn_keys(events), key_vectors[start:start + len(events)], at)
 
 
 def _scope(i: int) -> str:

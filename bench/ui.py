@@ -10,12 +10,15 @@ mined once, then served by the real app (Ray Serve, the mining actor) on 127.0.0
 Debian's Chromium, driven by Playwright, opens ``/ui/`` and the page's own Performance marks
 (``reverie:*``) time it:
 
-- **first render**: navigation start to the graph drawn and painted (the page reloaded with the key
-  in the tab, median of 3), against fetching and parsing the same two answers (graph with layout,
-  map) in the same page; **first visit**: key submitted to graph drawn, once;
+- **first visit**: the key submitted to the graph drawn and painted, once (the service builds the
+  graph for the first time); **reload**: navigation start to the graph drawn and painted (the page
+  reloaded with the key in the tab, median of 3); both against fetching and parsing the same two
+  answers (graph with layout, map) in the same page; target ≤ 3 s each at 5,000 notes;
 - **map**: the map tab clicked to the map drawn, against fetching the map alone;
-- **click to detail**: a real mouse click on a pattern to its statement shown, and to its evidence
-  events shown, over 10 patterns, against fetching the note alone;
+- **click to detail**: a real mouse click on a pattern to its statement shown (target ≤ 1 s,
+  median), and to its evidence events shown, over 10 patterns, against fetching the note alone. Each
+  pattern's place is read just before its click: the detail panel that the first click opens
+  narrows the graph (and may move it), so places read beforehand miss;
 - **search**: an input event to the matches highlighted and listed (a 120 ms debounce included),
   against scanning the same texts without drawing;
 - **pan**: the frame time while panning the drawn graph, against an idle frame of the same page.
@@ -46,7 +49,8 @@ PROJECT = "explore"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
-TARGET_MS = 3000.0
+TARGET_MS = 3000.0  # first visit and reload, each
+CLICK_TARGET_MS = 1000.0  # click on a pattern → its statement shown (median)
 SEARCHES = ["topic b", "lesson ab", "one-off", "topic zz", "a7"]
 DEBOUNCE_MS = 120.0
 
@@ -67,8 +71,9 @@ def seed(settings: Any, n: int) -> dict[str, Any]:
     state = RunBook(store).create(PROJECT, principal="bench", mode="full", at=store.now(), not_before=store.now())
     started = time.perf_counter()
     done = MiningJob(store, settings.mining, state.run_id).execute()
-    return {"mine_s": round(time.perf_counter() - started, 1), **{k: done.result["stats"][k] for k in ("clusters", "noise")},
-            "promoted": len(done.result["promoted"]), "candidates": len(done.result["candidates"])}
+    stats = done.result["stats"]
+    return {"mine_s": round(time.perf_counter() - started, 1), "mapped": stats["notes"], "clusters": stats["clusters"],
+            "noise": stats["noise"], "promoted": len(done.result["promoted"]), "candidates": len(done.result["candidates"])}
 
 
 def _write(store: Any, vectors: Any, labels: Any) -> None:
@@ -166,6 +171,19 @@ FRAMES = """async (pan) => {
 }"""
 
 
+WHERE = """(id) => {
+    const cy = window.reverieExplorer.graph.cy;
+    const node = cy.getElementById(id);
+    const box = cy.container().getBoundingClientRect();
+    let at = node.renderedPosition();
+    if (at.x < 12 || at.y < 12 || at.x > box.width - 12 || at.y > box.height - 12) {
+        cy.center(node);
+        at = node.renderedPosition();
+    }
+    return [box.left + at.x, box.top + at.y];
+}"""
+
+
 def _mark(page: Any, name: str, after: float = 0.0) -> float:
     return float(page.evaluate(WAIT_MARK, [name, after]))
 
@@ -180,6 +198,8 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
     submitted = _now(page)
     page.click("#key-form button")
     first_visit = _mark(page, "graph-drawn", submitted) - submitted
+    first_phases = {name: round(_mark(page, name, submitted) - submitted, 1)
+                    for name in ("key-accepted", "data-requested", "data-loaded", "graph-indexed", "graph-created", "graph-drawn")}
     reloads, drawing, phases = [], [], []
     for _ in range(3):
         page.reload()
@@ -193,7 +213,7 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
                        "paint": drawn - marks["graph-created"]})
     paths = [f"/v1/graph?project={PROJECT}&current=true&layout=true", f"/v1/map?project={PROJECT}"]
     data = [page.evaluate(FETCH, [paths, key]) for _ in range(3)]
-    return {"first_visit_ms": first_visit, "reload_ms": statistics.median(reloads), "reloads_ms": reloads,
+    return {"first_visit_ms": first_visit, "first_visit_marks_ms": first_phases, "reload_ms": statistics.median(reloads), "reloads_ms": reloads,
             "drawing_ms": statistics.median(drawing), "data_ms": statistics.median(data),
             "phases_ms": {k: round(statistics.median(p[k] for p in phases), 1) for k in phases[0]},
             "drawn_elements": int(page.get_attribute("#graph", "data-drawn")),
@@ -204,14 +224,12 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
 def clicks(page: Any, key: str, count: int = 10) -> dict[str, Any]:
     """Real mouse clicks on the most confident patterns: to the statement, and to the evidence."""
     page.evaluate("document.getElementById('graph').addEventListener('mousedown', (e) => { window.benchDown = e.timeStamp; }, true)")
-    targets = page.evaluate("""(count) => {
-        const cy = window.reverieExplorer.graph.cy;
-        const box = cy.container().getBoundingClientRect();
-        return cy.nodes('[kind = "pattern"]').sort((a, b) => b.data('confidence') - a.data('confidence')).slice(0, count)
-            .map((n) => [n.data('key'), box.left + n.renderedPosition().x, box.top + n.renderedPosition().y]);
-    }""", count)
+    targets = page.evaluate("""(count) => window.reverieExplorer.graph.cy.nodes('[kind = "pattern"]')
+        .sort((a, b) => b.data('confidence') - a.data('confidence')).slice(0, count).map((n) => n.id())""", count)
     detail, evidence, alone = [], [], []
-    for note_id, x, y in targets:
+    for node_id in targets:
+        x, y = page.evaluate(WHERE, node_id)
+        note_id = node_id.removeprefix("pattern:")
         before = _now(page)
         page.mouse.click(x, y)
         down = float(page.evaluate("window.benchDown"))
@@ -282,32 +300,42 @@ def measure(folder: Path, notes: int) -> dict[str, Any]:
     return {"notes": notes, **mined, **{k: round(v, 1) if isinstance(v, float) else v for k, v in found.items()}}
 
 
+def targets(r: dict[str, Any]) -> dict[str, str]:
+    """Each target of the explorer (issue 18) with "holds" or "misses"."""
+    def verdict(value: float, target: float) -> str:
+        return "holds" if value <= target else "misses"
+
+    first = f"≤ {TARGET_MS / 1000:.0f} s"
+    return {f"first visit {first}": verdict(r["first_visit_ms"], TARGET_MS), f"reload {first}": verdict(r["reload_ms"], TARGET_MS),
+            f"click → statement ≤ {CLICK_TARGET_MS / 1000:.0f} s (median)": verdict(r["detail_ms"], CLICK_TARGET_MS)}
+
+
 def outcome(r: dict[str, Any]) -> Outcome:
     n = f"{r['notes']:,} notes"
     measures = [
-        Measure(f"first render, {n} (reload, median of 3)", r["reload_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
-        Measure("first visit (key submitted → graph drawn)", r["first_visit_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
+        Measure(f"first visit, {n} (key submitted → graph painted)", r["first_visit_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
+        Measure("reload (navigation → graph painted, median of 3)", r["reload_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
         Measure("map tab → map drawn", r["map_ms"], "ms", "fetch + parse of the map", r["map_fetch_ms"]),
         Measure("click on a pattern → statement shown (median)", r["detail_ms"], "ms", "fetch of the note alone", r["note_fetch_ms"]),
         Measure("click on a pattern → evidence shown (median)", r["evidence_ms"], "ms", "fetch of the note alone", r["note_fetch_ms"]),
         Measure("search input → matches drawn (median, 120 ms debounce incl.)", r["search_ms"], "ms", "the debounce alone", DEBOUNCE_MS),
         Measure("frame while panning (median)", r["pan_frame_ms"], "ms", "idle frame", r["idle_frame_ms"]),
     ]
-    holds = "holds" if r["reload_ms"] <= TARGET_MS and r["first_visit_ms"] <= TARGET_MS else "misses"
     notes = [
         f"graph: {r['nodes']:,} nodes ({r['patterns']} patterns), {r['edges']:,} edges; map: {r['points']:,} points; "
         f"mining the project took {r['mine_s']} s ({r['clusters']} clusters, {r['noise']} noise)",
-        f"target first render ≤ {TARGET_MS / 1000:.0f} s: {holds} (reloads {r['reloads_ms']} ms; drawing alone {r['drawing_ms']} ms)",
+        "targets: " + "; ".join(f"{name}: {verdict}" for name, verdict in targets(r).items())
+        + f" (reloads {r['reloads_ms']} ms; drawing alone {r['drawing_ms']} ms)",
         f"search: scanning the texts alone {r['scan_ms']} ms, slowest search {r['search_max_ms']} ms; "
         f"slowest click to detail {r['detail_max_ms']} ms over {r['clicks']} clicks",
-        f"first render by phase (ms, median): {r['phases_ms']}; drawn at first: {r['drawn_elements']} elements "
-        f"(the overview: patterns only)",
+        f"reload by phase (ms, median): {r['phases_ms']}; first visit, the page's marks (ms after the key was submitted): "
+        f"{r['first_visit_marks_ms']}; drawn at first: {r['drawn_elements']} elements",
         f"load average of the machine (1 min) at the start and the end of the browser part: {r['load_average']} on {os.cpu_count()} cores",
     ]
-    problems = [] if r["points"] == r["notes"] else [f"the map shows {r['points']} points for {r['notes']} notes"]
-    table = Table("Explorer timings (ms)", ["notes", "first render", "first visit", "data alone", "map", "click → detail",
+    problems = [] if r["points"] == r["mapped"] else [f"the map shows {r['points']} points for the {r['mapped']} notes mining placed"]
+    table = Table("Explorer timings (ms)", ["notes", "first visit", "reload", "data alone", "map", "click → detail",
                                             "click → evidence", "search", "pan frame"],
-                  [[r["notes"], r["reload_ms"], r["first_visit_ms"], r["data_ms"], r["map_ms"], r["detail_ms"],
+                  [[r["notes"], r["first_visit_ms"], r["reload_ms"], r["data_ms"], r["map_ms"], r["detail_ms"],
                     r["evidence_ms"], r["search_ms"], r["pan_frame_ms"]]])
     return Outcome(measures=measures, tables=[table], notes=notes, problems=problems)
 
@@ -324,6 +352,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="reverie-bench-ui-") as tmp:
         found = measure(Path(tmp), args.notes)
+    found["targets"] = targets(found)
     found |= {"command": f"python -m bench.ui --notes {args.notes}", "date": datetime.now(UTC).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, load {os.getloadavg()}"}
     results = ROOT / "bench" / "results"

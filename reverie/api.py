@@ -11,7 +11,7 @@ import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from reverie.capture import CaptureRequest, EventIn
@@ -226,6 +226,8 @@ class RetrieveRequest(Body):
     scopes: list[ScopeStr] | None = Field(default=None, max_length=64)
     k: int | None = Field(default=None, ge=1, le=100)
     token_budget: int | None = Field(default=None, ge=1, le=32000)
+    as_of: AwareDatetime | None = Field(
+        default=None, description="when the question is asked (default now): anchors 'last week', 'yesterday' …")
     memory: bool = True
     namespace: Namespace | None = Field(default=None, description="only notes filed under this namespace (no raw turns)")
 

@@ -99,7 +99,8 @@ def store_stats(data: DataOption = None) -> None:
 def store_migrate(data: DataOption = None) -> None:
     """Bring a store written by an earlier version up to date (run it with the service stopped; running
     it again changes nothing): tables and note columns it lacks are added, every event without a
-    vector gets one (embedded once with the configured embedder), and personal module knowledge
+    vector gets one (embedded once with the configured embedder), every turn of a session consolidated
+    before contextual keys existed gets its key, and personal module knowledge
     (constraints, procedures, verified facts of a module) moves to its module scope as one batch that
     `POST /v1/batches/{id}/rollback` undoes."""
     from reverie.embed import make_embedder
@@ -108,8 +109,11 @@ def store_migrate(data: DataOption = None) -> None:
     settings = with_data(Settings(), data)
     store = _open_store(settings)
     result = migrate(store.tables, store.batches, principal="cli")
-    written = store.vectors.backfill(make_embedder(settings.embedding))
-    console.print(f"migrated {store.uri}: {written} event vector{'s' if written != 1 else ''} written; columns added: "
+    embedder = make_embedder(settings.embedding)
+    written = store.vectors.backfill(embedder)
+    keyed = store.keys.backfill(embedder, store.now())
+    console.print(f"migrated {store.uri}: {written} event vector{'s' if written != 1 else ''} and {keyed} contextual "
+                  f"key{'s' if keyed != 1 else ''} written; columns added: "
                   f"{', '.join(result.columns_added) or 'none'}; notes moved to module scope: {len(result.moved)}"
                   + (f" (batch {result.batch_id})" if result.batch_id else ""))
 

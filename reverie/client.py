@@ -20,6 +20,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import quote
@@ -347,10 +348,10 @@ class Client:
 
     # retrieval
     def retrieve(self, agent_id: str, query: str, *, project: str | None = None, scopes: list[str] | None = None,
-                 k: int | None = None, token_budget: int | None = None, memory: bool = True,
-                 namespace: list[str] | None = None) -> Retrieval:
+                 k: int | None = None, token_budget: int | None = None, as_of: datetime | None = None,
+                 memory: bool = True, namespace: list[str] | None = None) -> Retrieval:
         request = RetrieveRequest(agent_id=agent_id, query=query, project=project, scopes=scopes, k=k,
-                                  token_budget=token_budget, memory=memory, namespace=namespace)
+                                  token_budget=token_budget, as_of=as_of, memory=memory, namespace=namespace)
         return self.send(Calls.retrieve(request))
 
     def feedback(self, retrieval_id: str, *, used: Iterable[str] = (), unused: Iterable[str] = (),
@@ -513,10 +514,10 @@ class AsyncClient:
         return await self.send(Calls.rollback(batch_id, reprocess))
 
     async def retrieve(self, agent_id: str, query: str, *, project: str | None = None, scopes: list[str] | None = None,
-                       k: int | None = None, token_budget: int | None = None, memory: bool = True,
-                       namespace: list[str] | None = None) -> Retrieval:
+                       k: int | None = None, token_budget: int | None = None, as_of: datetime | None = None,
+                       memory: bool = True, namespace: list[str] | None = None) -> Retrieval:
         request = RetrieveRequest(agent_id=agent_id, query=query, project=project, scopes=scopes, k=k,
-                                  token_budget=token_budget, memory=memory, namespace=namespace)
+                                  token_budget=token_budget, as_of=as_of, memory=memory, namespace=namespace)
         return await self.send(Calls.retrieve(request))
 
     async def feedback(self, retrieval_id: str, *, used: Iterable[str] = (), unused: Iterable[str] = (),

@@ -5,7 +5,8 @@ Text stored before a rule existed stays in clear until it is rescanned. Run it o
 
 1. ``events``: text and the agent's structured candidate are masked as capture masks them, and the
    content hash is recomputed, so a client retrying the original request is still a duplicate; the
-   vector of every changed event (``event_vectors``) is computed again from its masked text;
+   vector of every changed event (``event_vectors``) is computed again from its masked text, and so
+   are the contextual keys (``turn_keys``) of the changed turns and of the turns after them;
 2. every table of :data:`TEXT_TABLES`: text columns masked as text, JSON columns string by string;
 3. ``notes``: subject, statement and an agent's JSON value masked and the statement re-embedded, as **one** audited batch
    (kind ``edit``, reason ``privacy rescan``) whose stats count what every step changed;
@@ -55,8 +56,8 @@ class TextTable:
 
 
 #: Tables with text derived from events, beside ``events`` and ``notes`` (which have their own
-#: steps). A table that stores text later (vectors' sources, contextual keys, summaries) joins
-#: here with one line.
+#: steps; contextual keys are derived again from the re-masked events). A table that stores text
+#: later (summaries) joins here with one line.
 TEXT_TABLES: tuple[TextTable, ...] = (
     TextTable("audit", ("audit_id",), text=("reason",)),
     TextTable("batches", ("batch_id",), json=("stats",)),
@@ -88,7 +89,9 @@ def rescan(store: Store, embedder: EmbeddingService, privacy: PrivacySettings,
     masker = _masker(privacy)
     _refuse_running(store)
     result = RescanResult(rules=masker.rules_version)
-    result.changed["events"] = rescan_events(store, masker, embedder)
+    changed = rescan_events(store, masker, embedder)
+    result.changed["events"] = len(changed)
+    result.changed["turn_keys"] = rekey_events(store, embedder, changed)
     for table in TEXT_TABLES:
         result.changed[table.name] = rescan_table(store, table, masker)
     notes, result.batch_id = rescan_notes(store, embedder, masker, principal, dict(result.changed))
@@ -119,7 +122,8 @@ def _refuse_running(store: Store) -> None:
 
 # ---- events -----------------------------------------------------------------------------------------
 
-def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> int:
+def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> list[Event]:
+    """Re-mask every event; returns those that changed (their vectors are computed again)."""
     changed = []
     for row in rows(store.tables.read("events")):
         event = event_from_row(row)
@@ -131,7 +135,21 @@ def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> i
         replace_rows(store, "events", ("agent_id", "event_id"), table)
         keys = [(e.agent_id, e.event_id) for e in changed]
         store.vectors.write(keys, embedder.embed([e.text for e in changed]), replace=True)
-    return len(changed)
+    return changed
+
+
+def rekey_events(store: Store, embedder: EmbeddingService, changed: Sequence[Event]) -> int:
+    """Derive again, from the re-masked events, the contextual keys of the changed turns and of the
+    turns after them (a key quotes the turn before it); returns how many keys were rewritten."""
+    written = 0
+    for agent_id in sorted({e.agent_id for e in changed}):
+        ids = {e.event_id for e in changed if e.agent_id == agent_id}
+        targets = store.keys.following(agent_id, ids) | (ids & store.keys.ids(agent_id))
+        if targets:
+            sessions = {e.session_id for e in changed if e.agent_id == agent_id}
+            events = store.events.query(agent_id=agent_id, session_ids=sessions)
+            written += store.keys.derive(events, embedder, store.now(), targets)
+    return written
 
 
 def masked_event(event: Event, masker: Masker) -> Event:

@@ -99,11 +99,37 @@ def is_chatter(text: str) -> bool:
     return len(tokens) <= 5 and bool(_PROGRESS.match(text)) and not any(t.isdigit() for t in tokens)
 
 
+#: Words that read like a rule or a preference but tell a story or a feeling: "I've always had a love
+#: for horses", "we never went back", "Don't feel like I'm making much of an impact", "I only went
+#: once". They are taken out before the cues are looked for (a rule still says "Always run …",
+#: "never deploy on Fridays", "Don't push to main", "only after 18:00").
+_SMALL_TALK = (
+    re.compile(r"\b(?:have|has|had|was|were|been|'ve|'d|'s)\s+(?:always|never)\b"
+               r"|\b(?:always|never)\s+(?:had|was|were|been|felt|thought|knew|got|went|saw|made|took|wanted|"
+               r"loved|liked|dreamed|wished|imagined|expected|realized|\w+ed)\b", re.IGNORECASE),
+    re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|did not)\s+(?:really\s+|even\s+|always\s+)?"
+               r"(?:feel|think|know|worry|mind|care|remember|understand|believe|get|see|like|love|want|wanna|"
+               r"have|need|regret|blame|expect|recall|usually|mean)\b", re.IGNORECASE),
+    re.compile(r"\bonly\b(?!\s+(?:be\s+|been\s+|ever\s+)?(?:allowed|permitted|after|before|on|if|when|with|via|"
+               r"through|from|during|between|in|at|once|\d))", re.IGNORECASE),
+)
+
+
+def rule_words(text: str) -> str:
+    """``text`` without the words that only look like a rule or a preference (:data:`_SMALL_TALK`)."""
+    for pattern in _SMALL_TALK:
+        text = pattern.sub(" ", text)
+    return text
+
+
 def text_cues(text: str, *, spoken: bool = True) -> list[str]:
     """Cue names found in ``text``; something said (not tool output) worded as a replacement
     ("instead of", "no longer", "switch to", "used to", "X, not Y" ...) is a ``correction`` cue
-    (whether it corrects a note is decided against the notes, in consolidation)."""
-    found = [name for name, pattern in CUES.items() if pattern.search(text)]
+    (whether it corrects a note is decided against the notes, in consolidation). Stories and feelings
+    worded like rules ("I've always had …", "Don't feel like …") are not rules (:func:`rule_words`)."""
+    ruled = rule_words(text)
+    found = [name for name, pattern in CUES.items()
+             if pattern.search(ruled if name in ("preference", "constraint") else text)]
     if spoken and "correction" not in found and says_replacement(text):
         found.insert(0, "correction")
     return found

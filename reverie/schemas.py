@@ -127,6 +127,23 @@ def event_vectors_schema(dim: int) -> pa.Schema:
     ])
 
 
+def turn_keys_schema(dim: int) -> pa.Schema:
+    """Each consolidated turn's contextual key (DESIGN §4.6): its session's day, speaker, the turn
+    before it (``follows``) and its own text with relative dates resolved; the days it speaks of
+    (``span_start`` … ``span_end``, the session's day first) and the key's vector. Keyed by agent
+    and event like ``event_vectors``: events are never rewritten."""
+    return _schema([
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("event_id", pa.string(), nullable=False),
+        pa.field("follows", pa.string()),
+        pa.field("key", pa.string(), nullable=False),
+        pa.field("span_start", pa.list_(pa.date32())),
+        pa.field("span_end", pa.list_(pa.date32())),
+        pa.field("written_at", TIME, nullable=False),
+        pa.field("vector", pa.list_(pa.float32(), dim)),
+    ])
+
+
 BATCHES = _schema([
     pa.field("batch_id", pa.string(), nullable=False),
     pa.field("kind", pa.string(), nullable=False),

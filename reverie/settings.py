@@ -104,6 +104,7 @@ class ConsolidationSettings(Section):
     trust_agent: float = 0.6
     trust_llm: float = 0.5
     trust_rule: float = 0.45
+    contextual_keys: bool = True  # each replayed turn also indexed under its contextual key (issue 14)
 
 
 class ActorSettings(Section):
@@ -200,6 +201,9 @@ class RetrievalSettings(Section):
     weight_notes: float = 1.0
     weight_turns: float = 1.0
     weight_turn_lexical: float = 1.0
+    weight_turn_key: float = 1.0  # the contextual keys consolidation writes (chosen on LoCoMo dev)
+    weight_turn_key_lexical: float = 1.0
+    weight_turn_window: float = 2.0  # turns of the days a question names
     relevance_floor: float = 0.0
     # the in-memory cache of each replica and its approximate index
     refresh_seconds: float = 0.25

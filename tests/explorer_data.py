@@ -1,6 +1,7 @@
 """A mined project for the explorer's tests: the team of ``mining_data.team_scenario`` (MiniLM
 vectors), the events behind every note, one mining run, and untrusted text planted where the page
-shows it (an evidence event and a shared note).
+shows it (an evidence event and a shared note); and a second, smaller mined project (``SECOND``: two
+lessons of three agents each, in module scope) to switch to.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from reverie.records import Event, Note
 from reverie.store import NoteFilter, Store
 
 PROJECT = "atlas"
+SECOND = "borealis"
+#: Two lessons (timezones, pagination), each noted by three agents in three sessions of module api.
+SECOND_NOTES = [Seen(g, t, f"b{t}", f"sb{g}-{t}", scope=f"module:{SECOND}/api") for g in (5, 8) for t in range(3)]
 # Would run if any text of a note or event reached the page as HTML.
 PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 PLANTED = Seen(7, 0, "a7", "s13", scope="module:atlas/api", statement=f"Deploy checklist for the api {PAYLOAD}")
@@ -40,14 +44,17 @@ def event_text(seen: Seen) -> str:
 
 
 def mined_project(uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
-    """The team's notes and their events, the planted note, and one mining run over them."""
+    """The team's notes and their events, the planted note, and one mining run over them; the second
+    project's notes, mined too."""
     store = team_store(uri, embedder, clock)
     planted = write_notes(store, embedder, [PLANTED], clock.now())[0]
-    every = [*team_scenario(), QUARANTINED, PLANTED]
+    every = [*((s, PROJECT) for s in [*team_scenario(), QUARANTINED, PLANTED]), *((s, SECOND) for s in SECOND_NOTES)]
     store.events.append([
-        Event(event_id=note_of(s, clock.now()).evidence[0], agent_id=s.agent, session_id=s.session, project=PROJECT,
+        Event(event_id=note_of(s, clock.now()).evidence[0], agent_id=s.agent, session_id=s.session, project=project,
               module=s.module, ts=clock.now(), role="user", text=event_text(s), ingested_at=clock.now())
-        for s in every
+        for s, project in every
     ])
+    write_notes(store, embedder, SECOND_NOTES, clock.now(), project=SECOND)
+    mine(store, clock, project=SECOND)
     # min_agents=1: the one-agent lesson reaches the per-writer review gate, so the queue has two items to decide
     return Mined(store, mine(store, clock, min_agents=1), planted)

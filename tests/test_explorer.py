@@ -1,7 +1,8 @@
 """The analysts' explorer against a real app with a mined project: the graph, map and review routes
 by role, the static page and its Content-Security-Policy, the page itself in headless Chromium
-(graph, evidence, map, review, timeline and rollback, untrusted text never run), and the PNG exports
-of the command line."""
+(graph, evidence, map, review, timeline and rollback, untrusted text never run; both canvases
+painted after every switch of tab, resize and switch of project, clusters named, no two labels
+overlapping), and the PNG exports of the command line."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from playwright.sync_api import Browser, Page
 from typer.testing import CliRunner
 
 from browser import chromium, screenshot_path
-from explorer_data import PAYLOAD, PROJECT, Mined, mined_project
+from explorer_data import PAYLOAD, PROJECT, SECOND, Mined, mined_project
 from mining.loadsignal import load_signal
 from mining.service import mining_service
 from mining_data import LESSONS, pattern_of, team_scenario
@@ -30,11 +31,13 @@ from reverie.embed import Embedder
 from reverie.errors import NotFoundError
 from reverie.store import NoteFilter
 from serve.routes.ui import UI_DIR
-from serving import Served, served, served_settings
+from serving import ROLES, Served, served, served_settings
 
 #: The notes mining places on the map: the planted note too; never the quarantined one, nor a personal
 #: preference (its owner's own, never team experience).
 NOTES = 1 + sum(1 for s in team_scenario() if not (LESSONS[s.group]["type"] == "preference" and s.scope is None))
+#: An analyst of both mined projects (the page's project switch).
+TWO_PROJECTS = {**ROLES, "ana-two": ("analyst", [PROJECT, SECOND])}
 UI_FILES = [UI_DIR / "index.html", *sorted(p for p in (UI_DIR / "assets").glob("*.*") if p.suffix in (".js", ".css"))]
 
 
@@ -51,7 +54,7 @@ def app(ray_session: None, mined: Mined) -> Iterator[Served]:
     )
     handle = mining_service(settings)  # it starts while Serve does
     try:
-        with served(settings) as running:
+        with served(settings, TWO_PROJECTS) as running:
             ray.get(handle.runs.remote())
             yield running
     finally:
@@ -236,6 +239,133 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     assert problems == [], problems
 
 
+# --- painted canvases, names and labels ------------------------------------------------------------
+#: [points of the map whose centre pixel is painted, points]: read back from the map's canvas.
+MAP_INK = """() => {
+    const map = window.reverieExplorer.map;
+    const canvas = map.canvas;
+    if (!canvas.width || !canvas.clientWidth) return [0, map.points.length];
+    const ratio = canvas.width / canvas.clientWidth;
+    const ctx = canvas.getContext('2d');
+    let inked = 0;
+    map.points.forEach((_, i) => {
+        const [x, y] = map.toScreen(map.xs[i], map.ys[i]);
+        if (ctx.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data[3] > 0) inked += 1;
+    });
+    return [inked, map.points.length];
+}"""
+#: [drawn nodes of the graph with a painted pixel at their centre on one of cytoscape's canvases, drawn nodes].
+GRAPH_INK = """() => {
+    const cy = window.reverieExplorer.graph.cy;
+    const layers = [...cy.container().querySelectorAll('canvas')].filter((c) => c.width && c.clientWidth)
+        .map((c) => [c.width / c.clientWidth, c.getContext('2d')]);
+    const nodes = cy.nodes(':visible');
+    let inked = 0;
+    nodes.forEach((node) => {
+        const at = node.renderedPosition();
+        const ink = ([ratio, ctx]) => ctx.getImageData(Math.round(at.x * ratio), Math.round(at.y * ratio), 1, 1).data[3] > 0;
+        if (layers.some(ink)) inked += 1;
+    });
+    return [inked, nodes.length];
+}"""
+#: The label boxes cytoscape itself computes for every node drawn with a label (rendered pixels).
+GRAPH_LABELS = """() => window.reverieExplorer.graph.cy.nodes(':visible').filter((n) => n.pstyle('label').strValue).map((n) => {
+    const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
+    return { text: n.pstyle('label').strValue, left: b.x1, top: b.y1, right: b.x2, bottom: b.y2 };
+})"""
+
+
+def _painted(page: Page, view: str) -> None:
+    """Wait until most points of the map, or nodes of the graph, are painted (5 s at most)."""
+    ink = MAP_INK if view == "map" else GRAPH_INK
+    page.wait_for_selector(f"#{view}[data-ready='true']")
+    page.wait_for_function(f"() => {{ const [inked, all] = ({ink})(); return all > 0 && inked >= 0.8 * all; }}", timeout=5000)
+
+
+def _show(page: Page, tab: str) -> None:
+    page.click(f"#tabs [data-tab='{tab}']")
+    _painted(page, tab)
+
+
+def _overlapping(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+
+
+def _graph_labels(page: Page) -> list[dict[str, Any]]:
+    """The graph's drawn labels once placed for the zoom (placement waits for a zoom to settle)."""
+    page.wait_for_function("() => window.reverieExplorer.graph.labelTimer === null")
+    return list(page.evaluate(GRAPH_LABELS))
+
+
+def _map_labels(page: Page) -> list[dict[str, Any]]:
+    return list(page.evaluate("window.reverieExplorer.map.labels"))
+
+
+def _names(points: list[dict[str, Any]]) -> dict[int, str]:
+    return {p["cluster"]: p["name"] for p in points if p["cluster"] >= 0 and p["name"]}
+
+
+def test_both_canvases_are_painted_after_every_switch_resize_and_project(app: Served, browser: Browser) -> None:
+    problems: list[str] = []
+    page = _open(browser, app, "ana-two", problems)
+    _painted(page, "graph")
+    for tab in ("map", "graph", "map"):
+        _show(page, tab)
+    # atlas's clusters hold personal notes only: an analyst gets no name, and the legend says why
+    assert "personal notes" in page.text_content("#map-legend [data-legend='unnamed']")
+    assert all(row.endswith("(personal notes only)") for row in page.locator("#map-legend li[data-cluster] .unnamed").all_text_contents())
+    page.set_viewport_size({"width": 1200, "height": 800})
+    _painted(page, "map")
+    _show(page, "graph")
+    _show(page, "map")
+    page.select_option("#project", SECOND)  # on the map: drawn again for the other project
+    page.wait_for_function("(n) => document.querySelector('#map').dataset.points === String(n)", arg=len(_map_points(app)))
+    _painted(page, "map")
+    _show(page, "graph")
+    _show(page, "map")
+    assert problems == [], problems
+
+
+def _map_points(app: Served, who: str = "ana-two", project: str = SECOND) -> list[dict[str, Any]]:
+    return list(_get(app, who, "/v1/map", project=project)["points"])
+
+
+def test_an_analyst_reads_named_clusters_apart_on_the_map_and_the_graph(app: Served, browser: Browser) -> None:
+    problems: list[str] = []
+    page = _open(browser, app, "ana-two", problems, f"#project={SECOND}&tab=map")
+    _painted(page, "map")
+    points = _map_points(app)
+    names = _names(points)
+    assert len(names) == 2 and len(set(names.values())) == 2  # mining named both lessons, from shared notes
+    legend = page.locator("#map-legend li[data-cluster] .name").all_text_contents()
+    assert sorted(legend) == sorted(names.values()) and page.locator("#map-legend [data-legend='unnamed']").count() == 0
+    labels = _map_labels(page)
+    assert {label["text"] for label in labels if label["cluster"] is not None} == set(names.values())
+    assert labels and _overlapping(labels) == []
+    page.screenshot(path=screenshot_path("analyst-map"))
+    # hovering a point highlights its cluster (map and legend); clicking it names its cluster in the detail
+    member = next(i for i, p in enumerate(points) if p["cluster"] >= 0)
+    page.mouse.move(*_on_map(page, member))
+    cluster = points[member]["cluster"]
+    page.wait_for_selector(f"#map[data-highlight='{cluster}']")
+    assert page.get_attribute(f"#map-legend li[data-cluster='{cluster}']", "class") == "active"
+    page.screenshot(path=screenshot_path("analyst-map-hover"))
+    page.mouse.click(*_on_map(page, member))
+    page.wait_for_function("(name) => document.querySelector('#detail-name')?.textContent === name", arg=names[cluster])
+    radii = page.evaluate("async () => { const { pointRadius } = await import('./assets/map.js'); return [pointRadius(20, 4e5), pointRadius(5000, 4e5)]; }")
+    assert radii[0] > radii[1] >= 1.5  # points sized for how many are drawn
+
+    _show(page, "graph")
+    graph = _get(app, "ana-two", "/v1/graph", project=SECOND, current=True, layout=True)
+    patterns = {n["name"] for n in graph["nodes"] if n["kind"] == "pattern"}
+    assert patterns == set(names.values())
+    drawn = _graph_labels(page)
+    assert patterns <= {label["text"] for label in drawn} and _overlapping(drawn) == []  # patterns by name, apart
+    page.screenshot(path=screenshot_path("analyst-graph"))
+    assert problems == [], problems
+
+
 def _drawn(page: Page, kind: str) -> int:
     return int(page.evaluate("(kind) => window.reverieExplorer.graph.cy.nodes(`[kind = \"${kind}\"]`).length", kind))
 
@@ -247,9 +377,15 @@ def test_a_large_graph_starts_from_its_patterns_and_draws_neighbourhoods_on_dema
     patterns = len(mined.patterns())
     assert page.get_attribute("#graph", "data-drawn") == str(patterns) == str(_drawn(page, "pattern"))
     assert _drawn(page, "note") == 0 and "(0 drawn)" in page.text_content("#legend [data-kind='note']")
+    named = {n["id"]: n["name"] for n in _get(app, "admin", "/v1/graph", project=PROJECT, current=True)["nodes"] if n["kind"] == "pattern"}
+    labels = _graph_labels(page)
+    texts = [label["text"] for label in labels]  # patterns by their names, as many as fit apart
+    assert set(texts) <= set(named.values()) and len(texts) >= 3 and _overlapping(labels) == []
     pattern = pattern_of(mined.store, mined.run, 0)
     page.mouse.click(*_on_graph(page, f"pattern:{pattern.note_id}"))
     page.wait_for_selector("#detail-statement")
+    assert page.text_content("#detail-name") == named[f"pattern:{pattern.note_id}"]
+    assert _overlapping(_graph_labels(page)) == []  # its neighbourhood drawn and labelled too
     assert _drawn(page, "note") == 3 and _drawn(page, "session") == 3 and _drawn(page, "subject") == 1  # its neighbourhood
     member = next(n for n in mined.store.notes.list(NoteFilter(project=PROJECT), limit=1000).notes
                   if n.note_id.startswith("n-atlas-06-1"))

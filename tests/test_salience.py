@@ -7,7 +7,7 @@ import pytest
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
 from reverie.extract import RuleExtractor, Scored
-from reverie.salience import assess, assess_session, is_chatter, mark_repeated
+from reverie.salience import assess, assess_session, is_chatter, mark_repeated, text_cues
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -114,3 +114,20 @@ def test_text_that_tries_to_instruct_is_recognised(text: str, kind: str) -> None
 ])
 def test_ordinary_instructions_about_the_work_are_not_injections(text: str) -> None:
     assert instruction_findings(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Melanie: I've always had a love for horses!", "Caroline: Don't feel like I'm making much of an impact.",
+    "I only went there once.", "I never thought I'd say this", "I don't think so, honestly.",
+])
+def test_stories_and_feelings_worded_like_rules_are_not_rules(text: str) -> None:
+    assert not {"preference", "constraint"} & set(text_cues(text))
+
+
+@pytest.mark.parametrize(("text", "cue"), [
+    ("ok, but never deploy on Fridays", "constraint"), ("Don't push to main.", "constraint"),
+    ("Deploys are only allowed after 18:00.", "constraint"), ("Always run the linter before a PR.", "preference"),
+    ("We always squash commits before merging.", "preference"),
+])
+def test_rules_stay_rules(text: str, cue: str) -> None:
+    assert cue in text_cues(text)

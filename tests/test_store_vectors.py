@@ -45,9 +45,9 @@ def test_a_store_written_by_c905156_is_migrated(tmp_path: Path) -> None:
     shutil.copytree(OLD_STORE, uri)
     result = CliRunner().invoke(app, ["store", "migrate", "--data", str(uri)], env={"REVERIE_EMBEDDING__PROVIDER": "hash"})
     assert result.exit_code == 0, result.output
-    assert "4 event vectors written" in " ".join(result.output.split())
+    assert "4 event vectors and 0 contextual keys written" in " ".join(result.output.split())  # nothing consolidated
     again = CliRunner().invoke(app, ["store", "migrate", "--data", str(uri)], env={"REVERIE_EMBEDDING__PROVIDER": "hash"})
-    assert "0 event vectors written" in " ".join(again.output.split())
+    assert "0 event vectors and 0 contextual keys written" in " ".join(again.output.split())
     settings = make_settings(uri)
     store = Store.open(settings.store, spec_for(settings.embedding), ManualClock(AT))
     texts = {e.event_id: e.text for e in store.events.query(agent_id="coder-1")}

@@ -14,7 +14,8 @@ actors, mining, the Serve app on a temporary store) and handed in; the arm only 
 - ``settle`` consolidates every agent until nothing is pending, then mines every project
   (``POST /v1/mining/runs`` with ``wait``) with the admin key. Nothing is approved: patterns and
   rules waiting for a reviewer stay ``candidate`` and are never retrieved;
-- ``retrieve`` asks ``POST /v1/retrieve`` as the agent, with ``k`` and the token budget, and turns
+- ``retrieve`` asks ``POST /v1/retrieve`` as the agent, with ``k``, the token budget and the agent's
+  ``asked_at`` time as ``as_of`` (when set: LoCoMo's questions are asked when the conversation ends), and turns
   every returned item — notes and raw turns (``episodes``), in the one order the service ranked them
   (each item's ``rank``) — into a :class:`~bench.eval.arms.Retrieved` carrying its evidence event ids
   (a raw turn's is its own event id), charged like every arm (its text's tokens +
@@ -30,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import datetime
 from typing import TypeVar
 
 from reverie.api import ConsolidationResult, MiningRun, Retrieval as Served, RetrievedNote, RetrievedTurn
@@ -68,6 +70,7 @@ class ReverieArm:
         self._projects: dict[str, set[str]] = {}
         self._pending: dict[str, int] = {}
         self.context_tokens: list[int] = []
+        self.asked_at: dict[str, datetime] = {}  # an agent's questions' ``as_of`` (default: the service's now)
         self.consolidations: list[ConsolidationResult] = []
         self.minings: list[MiningRun] = []
 
@@ -118,7 +121,8 @@ class ReverieArm:
         if agent_id not in self._agents:  # an agent that never captured still asks as itself
             self._projects.setdefault(agent_id, set()).add(project)
             self._mint([agent_id])
-        found = self._agents[agent_id].retrieve(agent_id, query, project=project, k=self._k, token_budget=token_budget)
+        found = self._agents[agent_id].retrieve(agent_id, query, project=project, k=self._k, token_budget=token_budget,
+                                                as_of=self.asked_at.get(agent_id))
         self.context_tokens.append(found.tokens)
         return credited(found, self._counter, self._overhead)
 

@@ -2,7 +2,7 @@
 
 ``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
 store built with another embedder. Parts: ``events`` (capture), ``vectors`` (one vector per
-event, computed once), ``notes`` (reads), ``batches`` (the only way notes change), ``maintenance``
+event, computed once), ``keys`` (each consolidated turn's contextual key), ``notes`` (reads), ``batches`` (the only way notes change), ``maintenance``
 (compaction, sizes, purge), and the keyed rows written under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue).
 """
 
@@ -19,6 +19,7 @@ from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id
 from reverie.store.ids import ordered_id
+from reverie.store.keytable import KeyTable
 from reverie.store.events import AgentSummary, AppendResult, EventLog
 from reverie.store.ledger import Ledger, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
@@ -41,8 +42,9 @@ class Store:
         self.events = EventLog(self.tables)
         self.notes = NoteReader(self.tables)
         self.vectors = EventVectors(self.tables)
+        self.keys = KeyTable(self.tables)
         self.batches = BatchWriter(self.tables, self.notes, self.events, self.clock)
-        self.maintenance = Maintenance(self.tables, self.batches, self.clock)
+        self.maintenance = Maintenance(self.tables, self.batches, self.keys, self.clock)
         self.graph_nodes = Ledger(self.tables, "graph_nodes", ("project", "node_id"))
         self.graph_edges = Ledger(self.tables, "graph_edges", ("project", "edge_id"))
         self.reviews = Ledger(self.tables, "review_items", ("item_id",))

@@ -13,6 +13,7 @@ from reverie.records import Note
 from reverie.store.batches import BatchWriter, NoteWrite
 from reverie.store.ledger import graph_node_id
 from reverie.store.rows import note_from_row, rows
+from reverie.store.keytable import KeyTable
 from reverie.store.tables import Tables, sql_in, sql_str
 
 
@@ -35,6 +36,7 @@ class PurgeResult:
     batch_id: str | None = None
     bytes_freed: int = 0
     rederive: list[str] = field(default_factory=list)
+    rekey: list[tuple[str, str]] = field(default_factory=list)  # (agent, event): turns whose key held purged words
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,9 @@ class _Gone:
 
 
 class Maintenance:
-    def __init__(self, tables: Tables, writer: BatchWriter, clock: Clock) -> None:
+    def __init__(self, tables: Tables, writer: BatchWriter, keys: KeyTable, clock: Clock) -> None:
         self._t = tables
+        self._keys = keys
         self._writer = writer
         self._clock = clock
 
@@ -88,13 +91,13 @@ class Maintenance:
         gone = _Gone(purged_ids, {session_id} if session_id else set(), {agent_id} if agent_id else set())
         batch_id = self._strip_evidence(mixed, gone, principal)
         self._delete_notes(doomed)
-        sessions = self._delete_events(targets)
+        sessions, rekey = self._delete_events(targets)
         self._delete_graph(doomed, sessions, [agent_id] if agent_id else [])
         self._forget_names(projects)
         self.scrub()
         return PurgeResult(
             events=len(targets), notes_deleted=sorted(doomed), notes_rederived=sorted(mixed),
-            sessions=sessions, batch_id=batch_id, rederive=sorted(mixed),
+            sessions=sessions, batch_id=batch_id, rederive=sorted(mixed), rekey=rekey,
         )
 
     def _target_events(self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None) -> list[tuple[str, str]]:
@@ -154,12 +157,16 @@ class Maintenance:
             for name in ("notes", "note_versions"):
                 self._t.write(name, lambda t: t.delete(sql_in("note_id", note_ids)))
 
-    def _delete_events(self, targets: list[tuple[str, str]]) -> list[str]:
+    def _delete_events(self, targets: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+        """Delete the events, their vectors and keys (and the keys that quote them); returns the
+        emptied sessions and the turns whose key is to be derived again."""
         by_agent: dict[str, list[str]] = {}
         for agent, event in targets:
             by_agent.setdefault(agent, []).append(event)
         touched: set[str] = set()
+        rekey: list[tuple[str, str]] = []
         for agent, ids in by_agent.items():
+            rekey += [(agent, e) for e in self._keys.delete_for(agent, ids)]
             where = f"agent_id = {sql_str(agent)} AND {sql_in('event_id', ids)}"
             touched.update(r["session_id"] for r in rows(self._t.read("events", where, ["session_id"])))
             self._t.write("events", lambda t, where=where: t.delete(where))
@@ -167,7 +174,7 @@ class Maintenance:
         emptied = [s for s in touched if self._t["events"].count_rows(f"session_id = {sql_str(s)}") == 0]
         if emptied:
             self._t.write("sessions", lambda t: t.delete(sql_in("session_id", emptied)))
-        return sorted(emptied)
+        return sorted(emptied), rekey
 
     def _delete_graph(self, notes: set[str], sessions: list[str], agents: list[str]) -> None:
         ids = (

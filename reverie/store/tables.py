@@ -22,6 +22,7 @@ from reverie.schemas import (
     FIXED_TABLES,
     NOTE_COLUMNS_ADDED,
     event_vectors_schema,
+    turn_keys_schema,
     note_versions_schema,
     notes_schema,
 )
@@ -59,6 +60,7 @@ class Tables:
             "notes": notes_schema(spec.name, spec.dim),
             "note_versions": note_versions_schema(spec.dim),
             "event_vectors": event_vectors_schema(spec.dim),
+            "turn_keys": turn_keys_schema(spec.dim),
         }
         self._handles: dict[str, Table] = {}
         self.writes_since_compaction: dict[str, int] = {}

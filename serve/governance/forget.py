@@ -2,7 +2,9 @@
 
 ``store.maintenance.purge`` deletes the events, the notes whose evidence lay only in them (with their
 versions and graph elements), strips the purged ids from notes that also rest on other evidence, and
-rewrites the files so old table versions are gone. A note with other evidence may still *say* what
+rewrites the files so old table versions are gone. Contextual keys go with their turns; a key that
+quoted a purged turn as its context (the next turn's) is derived again from what is left
+(:func:`rekey`). A note with other evidence may still *say* what
 the purged events said, so each one is then **rebuilt from its remaining evidence** (not re-extracted):
 
 - a statement that a remaining event states too (in its text or its structured candidate) is kept;
@@ -51,6 +53,7 @@ def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, princ
     rebuilt = rebuild(store, embedder, result.rederive, principal)
     if rebuilt is not None:
         batch_ids.append(rebuilt)
+    rekey(store, embedder, result.rekey)
     if request.agent_id is not None:
         store.tables.write("retrievals", lambda t: t.delete(f"agent_id = {sql_str(request.agent_id)}"))
     if rebuilt is not None or request.agent_id is not None:
@@ -59,6 +62,18 @@ def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, princ
         events=result.events, sessions=result.sessions, notes_deleted=result.notes_deleted,
         notes_rederived=result.notes_rederived, batch_ids=batch_ids,
     )
+
+
+def rekey(store: Store, embedder: EmbeddingService, turns: Sequence[tuple[str, str]]) -> int:
+    """Derive again the contextual keys that quoted a purged turn (the turn after it), from what is
+    left of their sessions; returns how many were written."""
+    written = 0
+    for agent_id in sorted({a for a, _ in turns}):
+        ids = {e for a, e in turns if a == agent_id}
+        sessions = {e.session_id for e in store.events.query(agent_id=agent_id, event_ids=ids)}
+        events = store.events.query(agent_id=agent_id, session_ids=sessions) if sessions else []
+        written += store.keys.derive(events, embedder, store.now(), ids)
+    return written
 
 
 def rebuild(store: Store, embedder: EmbeddingService, note_ids: Sequence[str], principal: str) -> str | None:

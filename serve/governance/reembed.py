@@ -2,9 +2,10 @@
 
 Run it on a stopped service (nothing may write meanwhile). It first settles half-done batches with
 the store's current embedder, then rewrites ``note_versions`` (vectors from each snapshot's
-statement), empties ``event_vectors`` (of the old dimension) and last rewrites ``notes``, each table as one overwrite whose schema carries the new embedder's
+statement), empties ``event_vectors`` and ``turn_keys`` (of the old dimension) and last rewrites ``notes``, each table as one overwrite whose schema carries the new embedder's
 dimension — ``notes`` also its name, which is what the store checks on open, so the store switches
-embedder only when every vector is new; then every event gets its vector again from its text. Old
+embedder only when every vector is new; then every event gets its vector again from its text, and
+every turn of a consolidated session its contextual key. Old
 table versions are dropped. If it is interrupted, run it again: it recomputes everything from the
 statements and the events.
 """
@@ -21,7 +22,7 @@ import pyarrow as pa
 from reverie.embed import Embedder, EmbedderSpec
 from reverie.errors import ConflictError
 from reverie.records import Note
-from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, event_vectors_schema, note_versions_schema, notes_schema
+from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, event_vectors_schema, note_versions_schema, notes_schema, turn_keys_schema
 from reverie.settings import StoreSettings
 from reverie.store import Store
 
@@ -35,6 +36,7 @@ class Reembedded:
     turns: int
     old: str
     new: str
+    keys: int = 0
 
 
 def stored_spec(settings: StoreSettings) -> EmbedderSpec:
@@ -56,9 +58,12 @@ def reembed_store(settings: StoreSettings, embedder: Embedder) -> Reembedded:
         )
     versions = _rewrite(store, "note_versions", note_versions_schema(embedder.dim), embedder, _snapshot_texts)
     store.tables.db.create_table("event_vectors", schema=event_vectors_schema(embedder.dim), mode="overwrite")
+    store.tables.db.create_table("turn_keys", schema=turn_keys_schema(embedder.dim), mode="overwrite")
     notes = _rewrite(store, "notes", notes_schema(embedder.name, embedder.dim), embedder, lambda t: t["statement"].to_pylist())
-    turns = Store.open(settings, EmbedderSpec(embedder.name, embedder.dim)).vectors.backfill(embedder)
-    return Reembedded(notes, versions, turns, f"{old.name} ({old.dim})", f"{embedder.name} ({embedder.dim})")
+    fresh = Store.open(settings, EmbedderSpec(embedder.name, embedder.dim))
+    turns = fresh.vectors.backfill(embedder)
+    keys = fresh.keys.backfill(embedder, fresh.now())
+    return Reembedded(notes, versions, turns, f"{old.name} ({old.dim})", f"{embedder.name} ({embedder.dim})", keys)
 
 
 def _snapshot_texts(table: pa.Table) -> list[str]:

@@ -8,14 +8,18 @@ fill the token budget while items stay relevant, render.
    ranked (:mod:`serve.retrieval.ranking`), BM25 over the same visible notes, reciprocal-rank fusion.
 3. Raw turns, the floor (:mod:`serve.retrieval.turnindex`): where the request's ``scopes``, if any,
    hold the agent's personal scope (raw turns are as private as its personal notes), the agent's own
-   turns of the asked project, ranked dense (vectors computed offline) and by BM25, never the evidence
-   of a retired note or of a claim that lost to a verified one.
-   A dense turn needs ``relevance_similarity`` to the query, a full-text turn
-   ``turn_lexical_min_similarity`` (full text finds names and dates that meaning misses); notes
+   turns of the asked project, never the evidence of a retired note or of a claim that lost to a
+   verified one, in five lists: dense (vectors computed offline) and BM25 over the plain text, the
+   same over the contextual keys consolidation wrote (:mod:`reverie.context_keys`), and — when the
+   question names a time, read against ``as_of`` (:mod:`reverie.dates`) — the turns of those days by
+   similarity. A dense turn needs ``relevance_similarity`` to the query, a full-text or time-window
+   turn ``turn_lexical_min_similarity`` (full text finds names and dates that meaning misses); notes
    come only when the best of them reaches ``relevance_similarity`` (the others then need
    ``min_similarity`` and ``relative_similarity``, as ranked in step 2).
 4. One order: each item's fused score is its reciprocal-rank score in its own layer's lists, weighted
-   by ``weight_notes`` or ``weight_turns`` (turn lists: dense 1, full text ``weight_turn_lexical``).
+   by ``weight_notes`` or ``weight_turns`` (turn lists: dense 1, full text ``weight_turn_lexical``,
+   key dense ``weight_turn_key``, key full text ``weight_turn_key_lexical``, time window
+   ``weight_turn_window``).
 5. Fit: items in that order while their fused score clears ``relevance_floor``, at most ``k`` notes,
    each only if the block still fits the budget; a turn a chosen note cites is left out (the note
    stands for it). ``tokens`` is the rendered block's count with the bundled tokenizer, never over
@@ -32,6 +36,7 @@ from collections.abc import Callable
 import numpy as np
 
 from reverie.api import RetrieveRequest, namespace_path
+from reverie.dates import windows
 from reverie.errors import ForbiddenError, UnavailableError
 from reverie.ports import EmbeddingService
 from reverie.settings import RetrievalSettings
@@ -126,11 +131,13 @@ class Recaller:
     def _turn_hits(self, request: RetrieveRequest, vector: np.ndarray) -> TurnHits:
         s = self._settings
         if not s.turns or not turns_wanted(request):
-            return TurnHits([], [])
+            return TurnHits()
+        as_of = (request.as_of or self._store.now()).date()
         hits = self.turns.search(request.agent_id, request.project, vector, request.query,
-                                 self.index.withheld_events(), s.turn_depth)
-        return TurnHits([t for t in hits.dense if t.similarity >= s.relevance_similarity],
-                        [t for t in hits.lexical if t.similarity >= s.turn_lexical_min_similarity])
+                                 self.index.withheld_events(), s.turn_depth, windows(request.query, as_of))
+        dense, lexical = s.relevance_similarity, s.turn_lexical_min_similarity
+        return TurnHits(*([t for t in ranking if t.similarity >= floor] for ranking, floor in
+                          zip(hits.lists(), (dense, lexical, dense, lexical, lexical), strict=True)))
 
     # --- ranking -----------------------------------------------------------------------------
     def rank(self, principal: Principal, request: RetrieveRequest, vector: np.ndarray) -> list[tuple[Candidate, float]]:
@@ -158,7 +165,8 @@ class Recaller:
         items = [Ranked(s.weight_notes * score, candidate=c) for c, score in notes] if relevant else []
         scores: dict[str, float] = {}
         by_id: dict[str, Turn] = {}
-        for weight, ranking in ((1.0, turns.dense), (s.weight_turn_lexical, turns.lexical)):
+        weights = (1.0, s.weight_turn_lexical, s.weight_turn_key, s.weight_turn_key_lexical, s.weight_turn_window)
+        for weight, ranking in zip(weights, turns.lists(), strict=True):
             for rank, turn in enumerate(ranking, start=1):
                 event_id = turn.event.event_id
                 scores[event_id] = scores.get(event_id, 0.0) + s.weight_turns * weight / (s.rrf_k + rank)

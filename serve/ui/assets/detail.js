@@ -1,6 +1,7 @@
 // The detail panel: what one node is. For a pattern or a note: its statement, confidence, scope and
 // status, its evidence (the masked events themselves), its history and the batches that touched
-// it. For a subject, agent, session, module or project: its neighbours by edge kind.
+// it; a pattern headed by its cluster's name, a note of the map with its cluster's name. For a
+// subject, agent, session, module or project: its neighbours by edge kind.
 
 import { api } from './api.js';
 import { $, clip, el, facts, fill, mark, when } from './dom.js';
@@ -34,7 +35,8 @@ export class Detail {
     if (ticket === this.shown) mark('detail-shown');
   }
 
-  /** Show a note or pattern by id; ``data``/``neighbours`` when it came from the graph. */
+  /** Show a note or pattern by id; ``data``/``neighbours`` when it came from the graph (``data.name``:
+   * the name of its cluster, from the graph's pattern node or the map's point). */
   async note(noteId, data = null, neighbours = []) {
     const ticket = this.open();
     fill(this.body, el('p', { class: 'loading' }, 'loading…'));
@@ -49,10 +51,13 @@ export class Detail {
     if (ticket !== this.shown) return;
     const evidence = el('ol', { class: 'evidence', id: 'evidence' });
     const history = el('div', { class: 'history' }, el('p', { class: 'loading' }, 'loading history…'));
+    const name = data && data.name ? data.name : null;
+    const pattern = note.type === 'pattern';
     fill(this.body,
-      el('h2', {}, el('span', { class: 'tag' }, note.type), ' ', note.subject),
+      el('h2', {}, el('span', { class: 'tag' }, note.type), ' ', pattern && name ? el('span', { id: 'detail-name' }, name) : note.subject),
       el('p', { class: 'statement', id: 'detail-statement' }, note.statement),
       facts([
+        pattern && name ? ['subject', note.subject] : null, !pattern && name ? ['cluster', el('span', { id: 'detail-name' }, name)] : null,
         ['confidence', Number(note.confidence).toFixed(2)], ['scope', note.scope], ['status', note.status],
         ['verified', note.verified ? 'yes' : 'no'], ['module', note.module], ['owner', note.owner_agent],
         ['sessions', String(note.source_sessions.length)], ['agents', note.source_agents.join(', ')],

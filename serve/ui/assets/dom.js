@@ -44,10 +44,12 @@ export function clip(text, most = 160) {
   return value.length > most ? `${value.slice(0, most - 1)}…` : value;
 }
 
-/** A definition list of [term, value] pairs (values: strings or nodes). */
+/** A definition list of [term, value] pairs (values: strings or nodes; a pair may be null: left out). */
 export function facts(pairs) {
   const list = el('dl', { class: 'facts' });
-  for (const [term, value] of pairs) {
+  for (const pair of pairs) {
+    if (!pair) continue;
+    const [term, value] = pair;
     if (value === null || value === undefined || value === '') continue;
     list.append(el('dt', {}, term), el('dd', {}, value));
   }

@@ -16,7 +16,7 @@ class Explorer {
     this.me = null;
     this.project = null;
     this.tab = 'graph';
-    this.data = null; // a promise of {graph, points, statements, patterns} of the project
+    this.data = null; // a promise of {graph, points, statements, patterns, names} of the project
     this.loaded = null; // what it gave
     this.stale = new Set(TABS); // views to (re)load when shown
     this.batchIndex = null;
@@ -132,6 +132,7 @@ class Explorer {
 
   async choose(project) {
     if (project !== this.project) this.data = null;
+    for (const view of [this.graph, this.map]) view.container.dataset.ready = 'false'; // until drawn for this project
     this.project = project;
     this.batchIndex = null;
     this.stale = new Set(TABS);
@@ -200,13 +201,17 @@ class Explorer {
     const [graph, map] = await Promise.all([api.graph(project), api.map(project)]);
     mark('data-loaded');
     const statements = new Map(map.points.filter((p) => p.note_id).map((p) => [p.note_id, p.statement]));
-    const patterns = new Map(graph.nodes.filter((n) => n.kind === 'pattern').map((n) => [n.id.slice(8), n.statement]));
-    return { graph, points: map.points, statements, patterns };
+    const patternNodes = graph.nodes.filter((n) => n.kind === 'pattern');
+    const patterns = new Map(patternNodes.map((n) => [n.id.slice(8), n.statement]));
+    const names = new Map(patternNodes.map((n) => [n.id.slice(8), n.name || null]));
+    return { graph, points: map.points, statements, patterns, names };
   }
 
+  /** A point of the map clicked: its note with its cluster's name, or (a personal note, for anyone
+   * but an admin) the pattern it supports, with the pattern's name. */
   pointSelected(point) {
-    if (point.note_id) this.detail.note(point.note_id);
-    else if (point.pattern_id) this.detail.note(point.pattern_id);
+    if (point.note_id) this.detail.note(point.note_id, { kind: 'note', name: point.name });
+    else if (point.pattern_id) this.detail.note(point.pattern_id, { kind: 'pattern', name: this.loaded?.names.get(point.pattern_id) });
   }
 
   async showNode(id) {

@@ -6,18 +6,29 @@
 // (its patterns, at their clusters' place on the map); a node's whole neighbourhood (its notes,
 // subject, sessions, agents, modules) is added when it is selected, every node of a kind when its
 // box is ticked, and search looks through everything, drawn or not.
+//
+// Labels never overlap: after every change of zoom or of what is drawn, the nodes that matter most
+// (the selected one, search matches, its neighbours, patterns — by their cluster's name — then
+// projects, modules, agents, subjects) take a label where it meets no label placed before them, and
+// the rest go without. Labels keep one size on the screen whatever the zoom.
 
 import cytoscape from './vendor/cytoscape-3.35.0.esm.min.mjs';
 import { clip, el, fill, mark, painted } from './dom.js';
 import { EDGE_KINDS, NODE_KINDS, CONFLICT, graphStyle } from './styles.js';
+import { Taken, boxAt, textWidth } from './labels.js';
 
-const WHOLE_MOST = 3000; // elements drawn at once; a larger graph starts with its overview
+const WHOLE_MOST = 1500; // elements drawn at once; a larger graph starts with its overview
 const LARGE = 300; // drawn elements above which cytoscape draws a cached texture while panning and zooming
-const DENSE = 400; // drawn elements above which labels wait until one zooms in
+const LABEL_PX = 11; // the labels' size on the screen
+const LABEL_MARGIN = 3; // pixels between a node and its label
+const LABEL_OUTLINE = 2; // the white outline around a label's letters
+const LABELS_MOST = 120; // labels drawn at once (text is what costs most to draw)
+const LABEL_WAIT = 80; // ms after a change of zoom before labels are placed again
 const FORCE_MOST = 1500; // nodes a force layout may take in a browser
 const RESULTS = 50;
 const OVERVIEW = new Set(['pattern']);
 const KIND_ORDER = ['pattern', 'subject', 'agent', 'module', 'project', 'note', 'session'];
+const LABEL_ORDER = ['pattern', 'project', 'module', 'agent', 'subject', 'note', 'session']; // who gets a label first
 
 export class GraphView {
   constructor({ container, legend, results, count, onSelect, onDetail }) {
@@ -32,6 +43,10 @@ export class GraphView {
     this.nodes = new Map(); // node id -> its cytoscape definition (all of the graph, drawn or not)
     this.edges = new Map(); // node id -> the definitions of its edges
     this.text = new Map(); // node id -> lower-case text searched
+    this.labels = []; // the labels placed last: { id, text, left, top, right, bottom } (rendered pixels)
+    this.labelZoom = 1; // the zoom the labels were sized for
+    this.labelTimer = null;
+    this.fitPending = false; // drawn while hidden: fit it when it is shown
     new ResizeObserver(() => this.resize()).observe(container); // the detail panel opens and closes beside it
   }
 
@@ -44,15 +59,20 @@ export class GraphView {
     mark('graph-indexed');
     if (this.cy) this.cy.destroy();
     const large = elements.length > LARGE;
+    const px = (pixels) => () => pixels / this.labelZoom;
+    const label = { size: px(LABEL_PX), margin: px(LABEL_MARGIN), outline: px(LABEL_OUTLINE) };
+    this.fitPending = !this.shown();
     this.cy = cytoscape({
-      container: this.container, elements, style: graphStyle(elements.length > DENSE), layout: { name: 'preset', fit: true, padding: 20 },
+      container: this.container, elements, style: graphStyle(label), layout: { name: 'preset', fit: !this.fitPending, padding: 20 },
       minZoom: 0.02, maxZoom: 8, boxSelectionEnabled: false, selectionType: 'single',
       hideEdgesOnViewport: large, textureOnViewport: large, motionBlur: false, pixelRatio: 1,
     });
     mark('graph-created');
     this.cy.on('tap', 'node', (event) => this.select(event.target));
     this.cy.on('tap', (event) => { if (event.target === this.cy) this.clearNear(); });
+    this.cy.on('zoom', () => this.laterLabels());
     this.onDetail(this.whole);
+    this.placeLabels();
     this.drawLegend();
     this.container.dataset.nodes = String(graph.nodes.length);
     this.container.dataset.edges = String(graph.edges.length);
@@ -73,11 +93,11 @@ export class GraphView {
     for (const node of graph.nodes) {
       const key = node.id.slice(node.id.indexOf(':') + 1);
       const statement = node.statement || (node.kind === 'note' ? statements.get(key) : '') || '';
-      this.text.set(node.id, `${node.label || ''} ${statement} ${key}`.toLowerCase());
+      this.text.set(node.id, `${node.label || ''} ${node.name || ''} ${statement} ${key}`.toLowerCase());
       const classes = [conflicted.has(node.id) ? 'conflict' : '', node.invalid_at ? 'invalid' : ''].join(' ').trim();
       this.nodes.set(node.id, {
         group: 'nodes', classes,
-        data: { ...node, key, short: clip(node.kind === 'pattern' && statement ? statement : node.label || key, 48), statement },
+        data: { ...node, key, short: shortLabel(node, key, statement), statement },
         position: { x: node.x ?? 0, y: node.y ?? 0 },
       });
       this.edges.set(node.id, []);
@@ -118,6 +138,7 @@ export class GraphView {
       this.cy.add([...edges]);
     });
     this.drawLegend();
+    this.laterLabels();
     return this.cy.collection(ids.map((id) => this.cy.getElementById(id)));
   }
 
@@ -150,7 +171,7 @@ export class GraphView {
       el('p', { class: 'conflicts', dataset: { conflicts: String(conflicts) } },
         swatch('ring', CONFLICT, ''), ` ${conflicts} notes in a conflict`),
       el('p', { class: 'hint' }, this.whole
-        ? 'Click a node for its statement, evidence, history and batches. Edges of the selected node are labelled.'
+        ? 'Click a node for its statement, evidence, history and batches; its edges are drawn bold in their colours (above).'
         : 'A large graph: its patterns are drawn first. Click a node to draw its neighbourhood (notes, subject, '
           + 'sessions, agents, modules); tick a kind to draw all of it. Search looks through everything.'),
     );
@@ -178,6 +199,7 @@ export class GraphView {
       return el('li', {}, el('button', { type: 'button', class: `result kind-${data.kind}`, onclick: () => this.show(id) },
         el('span', { class: 'tag' }, data.kind), ' ', clip(data.statement || data.label || data.key, 90)));
     }));
+    this.placeLabels();
     await painted();
     mark('search-done');
   }
@@ -193,11 +215,61 @@ export class GraphView {
     this.cy.elements(':selected').unselect();
     node.select();
     node.closedNeighborhood().addClass('near');
+    this.placeLabels();
     this.onSelect(node.data(), this.neighbours(node));
   }
 
   clearNear() {
-    if (this.cy) this.cy.elements('.near').removeClass('near');
+    if (!this.cy) return;
+    this.cy.elements('.near').removeClass('near');
+    this.laterLabels();
+  }
+
+  /** Place labels again once the zoom has settled. */
+  laterLabels() {
+    clearTimeout(this.labelTimer);
+    this.labelTimer = setTimeout(() => this.placeLabels(), LABEL_WAIT);
+  }
+
+  /** Give labels to the drawn nodes that matter most, each where it overlaps no label placed before
+   * it (below its node, else above), and take them from the others. */
+  placeLabels() {
+    clearTimeout(this.labelTimer);
+    this.labelTimer = null;
+    if (!this.cy) return;
+    this.labelZoom = this.cy.zoom();
+    const taken = new Taken();
+    const placed = [];
+    const above = new Set();
+    for (const node of this.labelCandidates()) {
+      if (placed.length >= LABELS_MOST) break;
+      const box = taken.first(labelPlaces(node, this.labelZoom));
+      if (!box) continue;
+      placed.push({ id: node.id(), text: node.data('short'), ...box });
+      if (box.above) above.add(node.id());
+    }
+    const chosen = this.cy.collection(placed.map((p) => this.cy.getElementById(p.id)));
+    this.cy.batch(() => {
+      this.cy.nodes('.labelled').difference(chosen).removeClass('labelled above');
+      chosen.addClass('labelled');
+      chosen.forEach((node) => { node.toggleClass('above', above.has(node.id())); });
+      chosen.updateStyle();
+    });
+    this.labels = placed.map(({ id, text, left, top, right, bottom }) => ({ id, text, left, top, right, bottom }));
+    this.container.dataset.labels = String(placed.length);
+  }
+
+  /** The drawn nodes that may have a label, the most important first. */
+  labelCandidates() {
+    const rank = (node) => {
+      if (node.selected()) return 0;
+      if (node.hasClass('match')) return 1;
+      if (node.hasClass('near')) return 2;
+      return NODE_KINDS[node.data('kind')]?.label ? 3 + LABEL_ORDER.indexOf(node.data('kind')) : -1;
+    };
+    const degree = (node) => (this.edges.get(node.id()) || []).length;
+    return this.cy.nodes(':visible').filter((node) => node.data('short') && rank(node) >= 0 && !node.hasClass('faded'))
+      .sort((a, b) => rank(a) - rank(b) || degree(b) - degree(a) || (a.id() < b.id() ? -1 : 1));
   }
 
   /** The neighbours of ``node`` by edge kind (all of them, drawn or not), for the detail panel. */
@@ -228,8 +300,19 @@ export class GraphView {
     if (this.cy) this.cy.fit(this.cy.elements(':visible'), 20);
   }
 
+  /** Whether the graph's box is on the screen (a hidden tab has none). */
+  shown() {
+    return Boolean(this.container.clientWidth && this.container.clientHeight);
+  }
+
+  /** Follow the size of the box (cytoscape draws again); a graph drawn while hidden is fitted once shown. */
   resize() {
-    if (this.cy) this.cy.resize();
+    if (!this.cy || !this.shown()) return;
+    this.cy.resize();
+    if (this.fitPending) {
+      this.fitPending = false;
+      this.fit();
+    }
   }
 
   /** A force layout (cose), for graphs small enough to take one in a browser. */
@@ -248,6 +331,27 @@ export function swatch(kind, colour, text) {
   else if (kind === 'ring') node.style.borderColor = colour;
   else node.style.color = colour;
   return node;
+}
+
+/** A node's label: a pattern by its cluster's name (else its statement), anything else by its label. */
+function shortLabel(node, key, statement) {
+  if (node.kind === 'pattern') return clip(node.name || statement || node.label || key, 40);
+  return clip(node.label || key, 40);
+}
+
+/** Where a node's label may go: below the node, else above it (rendered pixels). Each box holds the
+ * box cytoscape gives the label (its letters and, around them, the outline and 2 model units: at
+ * ``zoom``, 2 × zoom pixels), with a pixel or so to spare. */
+function labelPlaces(node, zoom) {
+  const text = node.data('short');
+  const at = node.renderedPosition();
+  const half = node.renderedHeight() / 2; // cytoscape sets labels off the node's body, its border left out
+  const pad = LABEL_OUTLINE + 2 * zoom + 0.5;
+  const width = textWidth(text, LABEL_PX) * 1.04 + 2 * pad + 2; // small type (zoomed in) is set a little wider
+  const height = LABEL_PX * 1.25 + 2 * pad;
+  const below = boxAt(at.x, at.y + half + LABEL_MARGIN - pad, width, height);
+  const above = { ...boxAt(at.x, at.y - half - LABEL_MARGIN + pad - height, width, height), above: true };
+  return [below, above];
 }
 
 function count(items, keyOf) {

@@ -1,5 +1,7 @@
 // How each kind of node and edge is drawn: one table shared by the graph, its legend and the map.
 
+import { LABEL_FONT } from './labels.js';
+
 export const NODE_KINDS = {
   pattern: { colour: '#e8590c', shape: 'star', size: 30, label: true, mark: '★' },
   note: { colour: '#1c7ed6', shape: 'ellipse', size: 9, label: false, mark: '●' },
@@ -38,15 +40,17 @@ export function colourOf(value) {
   return PALETTE[h % PALETTE.length];
 }
 
-/** The cytoscape stylesheet of the graph; a ``dense`` one draws labels only once zoomed in (text is
- * what costs most to draw). */
-export function graphStyle(dense) {
+/** The cytoscape stylesheet of the graph. Labels are drawn only on nodes given the class
+ * ``labelled`` (the graph picks nodes whose labels do not overlap: ``GraphView.placeLabels``), at a
+ * size that does not change on the screen: ``label`` holds functions of the zoom (``size``,
+ * ``margin``, ``outline``: model units for ``LABEL_PX``, ``LABEL_MARGIN``, ``LABEL_OUTLINE`` pixels). */
+export function graphStyle(label) {
   const rules = [
     {
       selector: 'node',
       style: {
         'background-color': '#adb5bd', width: 10, height: 10, 'border-width': 0, label: '',
-        'font-size': 10, color: '#212529', 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': dense ? 14 : 6,
+        'font-size': 10, color: '#212529', 'text-valign': 'bottom', 'text-margin-y': 3,
       },
     },
     { selector: 'edge', style: { width: 0.7, 'line-color': '#dee2e6', opacity: 0.55, 'curve-style': 'haystack' } },
@@ -54,7 +58,6 @@ export function graphStyle(dense) {
   for (const [kind, look] of Object.entries(NODE_KINDS)) {
     const style = { 'background-color': look.colour, shape: look.shape, width: look.size, height: look.size };
     if (kind === 'pattern') style['z-index'] = 5; // patterns on top: they are what the graph is about
-    if (look.label) style.label = 'data(short)';
     rules.push({ selector: `node[kind = "${kind}"]`, style });
   }
   for (const [kind, look] of Object.entries(EDGE_KINDS)) {
@@ -71,14 +74,18 @@ export function graphStyle(dense) {
     },
     { selector: 'node.conflict', style: { 'border-width': 3, 'border-color': CONFLICT } },
     { selector: 'node.invalid', style: { opacity: 0.45 } },
-    { selector: 'node.faded', style: { opacity: 0.12, label: '' } },
-    { selector: 'node.match', style: { 'border-width': 3, 'border-color': '#fab005', label: 'data(short)', 'min-zoomed-font-size': 0, 'z-index': 20 } },
-    { selector: 'node.near', style: { label: 'data(short)', 'min-zoomed-font-size': 0 } },
+    { selector: 'node.faded', style: { opacity: 0.12 } },
+    { selector: 'node.match', style: { 'border-width': 3, 'border-color': '#fab005', 'z-index': 20 } },
+    { selector: 'edge.near', style: { width: 1.8, opacity: 1, 'curve-style': 'straight' } }, // no label: labels never overlap
+    { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#212529', 'z-index': 30 } },
     {
-      selector: 'edge.near',
-      style: { width: 1.8, opacity: 1, label: 'data(kind)', 'font-size': 8, color: '#495057', 'curve-style': 'straight' },
+      selector: 'node.labelled',
+      style: {
+        label: 'data(short)', 'font-family': LABEL_FONT, 'font-size': label.size, 'text-margin-y': label.margin,
+        'min-zoomed-font-size': 0, 'text-outline-color': '#ffffff', 'text-outline-width': label.outline, 'text-outline-opacity': 0.9,
+      },
     },
-    { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#212529', label: 'data(short)', 'min-zoomed-font-size': 0, 'z-index': 30 } },
+    { selector: 'node.labelled.above', style: { 'text-valign': 'top', 'text-margin-y': (node) => -label.margin(node) } },
     { selector: '.hidden', style: { display: 'none' } },
   );
   return rules;
