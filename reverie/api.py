@@ -7,10 +7,11 @@ models ignore unknown fields, so an older client keeps working against a newer s
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from reverie.capture import CaptureRequest, EventIn
@@ -38,7 +39,8 @@ __all__ = [
     "AgentList", "AgentStatus", "AgentSummary", "BatchList", "BatchView", "CaptureRequest",
     "CaptureResult", "ConsolidationResult", "ErrorBody", "ErrorEnvelope", "EventIn", "EventView",
     "FeedbackRequest", "FeedbackResult", "Health", "ImportResult", "LayerUse", "MapPoint", "MemoryMap",
-    "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "NoteAction", "NoteHistoryView", "NoteList",
+    "MemoryMetrics", "MetricAlert", "MiningRun", "MiningStart", "Namespace", "NoteAction", "NoteCreate",
+    "NoteHistoryView", "NoteList",
     "NotePatch", "NoteView", "PrincipalView", "PurgeRequest", "PurgeResult", "RetrievedNote", "RetrievedTurn",
     "RetrieveRequest",
     "Retrieval", "ReviewDecision", "ReviewItem", "ReviewList", "RollbackRequest", "SessionEnded",
@@ -146,6 +148,67 @@ class NotePatch(Body):
         return {k: v for k, v in self.model_dump(exclude={"reason"}, exclude_unset=True).items() if v is not None}
 
 
+def _check_namespace(labels: list[str]) -> list[str]:
+    for label in labels:
+        if not label or "." in label or "\x00" in label or len(label) > 128:
+            raise ValueError("namespace labels are 1-128 characters without '.' or NUL; rename the label")
+    return labels
+
+
+def _check_key(key: str) -> str:
+    if "\x00" in key or not key.strip():
+        raise ValueError("a key is 1-256 visible characters without NUL; choose another key")
+    return key
+
+
+Namespace = Annotated[list[str], Field(min_length=1, max_length=16), AfterValidator(_check_namespace)]
+NoteKey = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_check_key)]
+
+
+def namespace_path(labels: list[str] | tuple[str, ...]) -> str:
+    """How a namespace is stored and filtered: its labels joined by '.' (labels never hold one)."""
+    return ".".join(labels)
+
+
+class NoteCreate(Body):
+    """An agent-authored note (``POST /v1/notes``): a ``statement``, or a JSON ``value`` whose ``text`` or
+    ``content`` (else its compact JSON) becomes the statement. The same ``key`` in the same scope and
+    ``namespace`` writes a new version of the note it names instead of a second note."""
+
+    project: Name | None = Field(default=None, description="default: the key's only project")
+    module: Name | None = None
+    scope: ScopeStr | None = Field(default=None, description="default: the caller's personal scope (agents write only there)")
+    type: NoteType = Field(default="preference", description="preference by default, so it is never mined into a pattern")
+    key: NoteKey | None = Field(default=None, description="a stable key: writing it again updates the note")
+    namespace: Namespace | None = Field(default=None, description="labels of the namespace the note is filed under")
+    subject: Text | None = None
+    statement: Text | None = None
+    value: dict[str, Any] | None = None
+    tags: Tags = Field(default_factory=list)
+    reason: str = Field(default="written by the agent", max_length=500)
+
+    @model_validator(mode="after")
+    def _has_text(self) -> NoteCreate:
+        if self.statement is None and self.value is None:
+            raise ValueError("send a statement or a JSON value for the note")
+        if self.value is not None and len(self.value_json().encode()) > 32 * 1024:
+            raise ValueError("the value is over 32 KiB as JSON; store a smaller value")
+        return self
+
+    def value_json(self) -> str:
+        return json.dumps(self.value, separators=(",", ":"), ensure_ascii=False)
+
+    def statement_text(self) -> str:
+        """The statement given, else the value's ``text`` or ``content``, else the value's compact JSON."""
+        if self.statement is not None:
+            return self.statement
+        value = self.value or {}
+        for name in ("text", "content"):
+            if isinstance(value.get(name), str) and value[name].strip():
+                return str(value[name])
+        return self.value_json()
+
+
 class NoteAction(Body):
     reason: str = Field(default="", max_length=500)
 
@@ -166,6 +229,7 @@ class RetrieveRequest(Body):
     as_of: AwareDatetime | None = Field(
         default=None, description="when the question is asked (default now): anchors 'last week', 'yesterday' …")
     memory: bool = True
+    namespace: Namespace | None = Field(default=None, description="only notes filed under this namespace (no raw turns)")
 
 
 class RetrievedNote(Reply):

@@ -12,16 +12,17 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
 from reverie.settings import Settings
-from reverie.store import Store
+
+if TYPE_CHECKING:  # the store (lancedb) is imported by the commands that open one, so `reverie mcp` starts fast
+    from reverie.store import Store
 
 app = typer.Typer(help="Reverie: shared, evidence-backed memory for fleets of LLM agents.", no_args_is_help=True)
 store_app = typer.Typer(help="Inspect the local store.", no_args_is_help=True)
@@ -71,6 +72,13 @@ def demo(data: DataOption = None) -> None:
         console.print(f"done in {time.perf_counter() - started:.1f} s; the service is stopped", soft_wrap=True)
 
 
+def _open_store(settings: Settings) -> Store:
+    from reverie.embed import spec_for
+    from reverie.store import Store
+
+    return Store.open(settings.store, spec_for(settings.embedding))
+
+
 def _print_stats(store: Store) -> None:
     table = Table(title="tables")
     for column in ("table", "rows", "versions", "fragments", "bytes"):
@@ -84,7 +92,7 @@ def _print_stats(store: Store) -> None:
 def store_stats(data: DataOption = None) -> None:
     """Rows, versions, fragments and bytes of every table."""
     settings = with_data(Settings(), data)
-    _print_stats(Store.open(settings.store, spec_for(settings.embedding)))
+    _print_stats(_open_store(settings))
 
 
 @store_app.command("migrate")
@@ -99,7 +107,7 @@ def store_migrate(data: DataOption = None) -> None:
     from reverie.store.maintenance import migrate
 
     settings = with_data(Settings(), data)
-    store = Store.open(settings.store, spec_for(settings.embedding))
+    store = _open_store(settings)
     result = migrate(store.tables, store.batches, principal="cli")
     embedder = make_embedder(settings.embedding)
     written = store.vectors.backfill(embedder)
@@ -231,6 +239,22 @@ def retrieve(
 
 
 @app.command()
+def mcp(
+    url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
+    project: Annotated[str | None, typer.Option("--project", envvar="REVERIE_PROJECT", help="the default project of the tools")] = None,
+) -> None:
+    """Serve Reverie's MCP tools over stdio for one agent (its key: --key / REVERIE_KEY), talking to a
+    running service (--url / REVERIE_URL); an MCP host starts it as a subprocess."""
+    import anyio
+
+    from reverie.integrations.mcp_server import serve_stdio
+
+    if not key:
+        raise typer.BadParameter("an agent key is needed: set REVERIE_KEY (see `reverie keys add`)", param_hint="--key")
+    anyio.run(serve_stdio, url, key, project)
+
+
+@app.command()
 def consolidate(agent_id: Annotated[str, typer.Argument(help="the agent")], url: UrlOption = "http://127.0.0.1:8000",
                 key: KeyOption = "") -> None:
     """Consolidate an agent now and wait for the batch."""
@@ -341,7 +365,7 @@ def privacy_rescan(
     from reverie.rescan import rescan
 
     settings = with_data(Settings(), data)
-    store = Store.open(settings.store, spec_for(settings.embedding))
+    store = _open_store(settings)
     result = rescan(store, make_embedder(settings.embedding), settings.privacy, principal=principal)
     counts = ", ".join(f"{name} {n}" for name, n in result.changed.items())
     console.print(f"re-masked {result.total} rows with {result.rules} (batch {result.batch_id}): {counts}")
@@ -358,3 +382,7 @@ def main() -> None:
     except httpx.TransportError as exc:
         console.print(f"[red]error:[/red] cannot reach the service ({type(exc).__name__}); check --url / REVERIE_URL")
         raise SystemExit(2) from exc
+
+
+if __name__ == "__main__":
+    main()

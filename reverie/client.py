@@ -47,6 +47,7 @@ from reverie.api import (
     MiningRun,
     MiningStart,
     NoteAction,
+    NoteCreate,
     NoteHistoryView,
     NoteList,
     NotePatch,
@@ -187,6 +188,10 @@ class Calls:
         return Call("GET", "/v1/notes", NoteList, params=params)
 
     @staticmethod
+    def write_note(note: NoteCreate) -> Call[NoteView]:
+        return Call("POST", "/v1/notes", NoteView, body=note)
+
+    @staticmethod
     def note(note_id: str) -> Call[NoteView]:
         return Call("GET", f"/v1/notes/{note_id}", NoteView)
 
@@ -277,8 +282,10 @@ class Calls:
 
 
 def _note_params(project: str | None, scope: str | None, status: str | None, type_: str | None,
-                 agent: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
-    return {"project": project, "scope": scope, "status": status, "type": type_, "agent": agent, "limit": limit, "cursor": cursor}
+                 agent: str | None, limit: int, cursor: str | None, namespace: str | None = None,
+                 key: str | None = None) -> dict[str, Any]:
+    return {"project": project, "scope": scope, "status": status, "type": type_, "agent": agent, "limit": limit,
+            "cursor": cursor, "namespace": namespace, "key": key}
 
 
 # --- the sync client -----------------------------------------------------------------------------
@@ -342,9 +349,9 @@ class Client:
     # retrieval
     def retrieve(self, agent_id: str, query: str, *, project: str | None = None, scopes: list[str] | None = None,
                  k: int | None = None, token_budget: int | None = None, as_of: datetime | None = None,
-                 memory: bool = True) -> Retrieval:
+                 memory: bool = True, namespace: list[str] | None = None) -> Retrieval:
         request = RetrieveRequest(agent_id=agent_id, query=query, project=project, scopes=scopes, k=k,
-                                  token_budget=token_budget, as_of=as_of, memory=memory)
+                                  token_budget=token_budget, as_of=as_of, memory=memory, namespace=namespace)
         return self.send(Calls.retrieve(request))
 
     def feedback(self, retrieval_id: str, *, used: Iterable[str] = (), unused: Iterable[str] = (),
@@ -354,8 +361,12 @@ class Client:
     # notes
     def notes(self, *, project: str | None = None, scope: str | None = None, status: str | None = None,
               type: str | None = None, agent: str | None = None, limit: int = 100,  # noqa: A002 - the API's name
-              cursor: str | None = None) -> NoteList:
-        return self.send(Calls.notes(_note_params(project, scope, status, type, agent, limit, cursor)))
+              cursor: str | None = None, namespace: str | None = None, key: str | None = None) -> NoteList:
+        return self.send(Calls.notes(_note_params(project, scope, status, type, agent, limit, cursor, namespace, key)))
+
+    def write_note(self, note: NoteCreate | Mapping[str, Any]) -> NoteView:
+        """Write an agent-authored note (or a new version of the one its ``key`` names)."""
+        return self.send(Calls.write_note(_as(NoteCreate, note)))  # type: ignore[arg-type]
 
     def iter_notes(self, **filters: Any) -> Iterator[NoteView]:
         """Every note matching the filters, page after page."""
@@ -504,9 +515,9 @@ class AsyncClient:
 
     async def retrieve(self, agent_id: str, query: str, *, project: str | None = None, scopes: list[str] | None = None,
                        k: int | None = None, token_budget: int | None = None, as_of: datetime | None = None,
-                       memory: bool = True) -> Retrieval:
+                       memory: bool = True, namespace: list[str] | None = None) -> Retrieval:
         request = RetrieveRequest(agent_id=agent_id, query=query, project=project, scopes=scopes, k=k,
-                                  token_budget=token_budget, as_of=as_of, memory=memory)
+                                  token_budget=token_budget, as_of=as_of, memory=memory, namespace=namespace)
         return await self.send(Calls.retrieve(request))
 
     async def feedback(self, retrieval_id: str, *, used: Iterable[str] = (), unused: Iterable[str] = (),
@@ -515,8 +526,11 @@ class AsyncClient:
 
     async def notes(self, *, project: str | None = None, scope: str | None = None, status: str | None = None,
                     type: str | None = None, agent: str | None = None, limit: int = 100,  # noqa: A002
-                    cursor: str | None = None) -> NoteList:
-        return await self.send(Calls.notes(_note_params(project, scope, status, type, agent, limit, cursor)))
+                    cursor: str | None = None, namespace: str | None = None, key: str | None = None) -> NoteList:
+        return await self.send(Calls.notes(_note_params(project, scope, status, type, agent, limit, cursor, namespace, key)))
+
+    async def write_note(self, note: NoteCreate | Mapping[str, Any]) -> NoteView:
+        return await self.send(Calls.write_note(_as(NoteCreate, note)))  # type: ignore[arg-type]
 
     async def iter_notes(self, **filters: Any) -> AsyncIterator[NoteView]:
         cursor = None

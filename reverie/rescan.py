@@ -8,7 +8,7 @@ Text stored before a rule existed stays in clear until it is rescanned. Run it o
    vector of every changed event (``event_vectors``) is computed again from its masked text, and so
    are the contextual keys (``turn_keys``) of the changed turns and of the turns after them;
 2. every table of :data:`TEXT_TABLES`: text columns masked as text, JSON columns string by string;
-3. ``notes``: subject and statement masked and the statement re-embedded, as **one** audited batch
+3. ``notes``: subject, statement and an agent's JSON value masked and the statement re-embedded, as **one** audited batch
    (kind ``edit``, reason ``privacy rescan``) whose stats count what every step changed;
 4. ``note_versions``: the earlier views, including those the batch of step 3 just stored;
 5. the store is scrubbed (``Maintenance.scrub``): deleted rows are rewritten out of their fragments
@@ -183,9 +183,10 @@ def rescan_notes(store: Store, embedder: EmbeddingService, masker: Masker, princ
 
 def masked_note(note: Note, masker: Masker) -> Note:
     subject, statement = masker.mask(note.subject).text, masker.mask(note.statement).text
-    if (subject, statement) == (note.subject, note.statement):
+    value = masked_json(note.value, masker.mask_text) if note.value is not None else None
+    if (subject, statement, value) == (note.subject, note.statement, note.value):
         return note
-    return note.model_copy(update={"subject": subject, "statement": statement})
+    return note.model_copy(update={"subject": subject, "statement": statement, "value": value})
 
 
 # ---- any other table -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ IDS = pa.list_(pa.string())
 EMBEDDER_NAME_KEY = b"reverie.embedder.name"
 EMBEDDER_DIM_KEY = b"reverie.embedder.dim"
 SCHEMA_VERSION_KEY = b"reverie.schema.version"
-SCHEMA_VERSION = b"2"  # 2: notes.slot and notes.contested (added to older stores on open)
+SCHEMA_VERSION = b"3"  # 2: notes.slot and notes.contested; 3: notes.keys, namespace, value (added to older stores on open)
 
 
 def _schema(fields: list[pa.Field], metadata: dict[bytes, bytes] | None = None) -> pa.Schema:
@@ -86,6 +86,9 @@ def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
             pa.field("conflicts_with", IDS),
             pa.field("slot", pa.string()),
             pa.field("contested", pa.bool_()),
+            pa.field("keys", IDS),
+            pa.field("namespace", pa.string()),
+            pa.field("value", pa.string()),
             pa.field("batch_id", pa.string(), nullable=False),
             pa.field("tombstone", pa.bool_()),
             pa.field("vector", pa.list_(pa.float32(), dim)),
@@ -94,8 +97,12 @@ def notes_schema(embedder_name: str, dim: int) -> pa.Schema:
     )
 
 
-#: Columns added to ``notes`` after schema version 1, with the SQL that fills them in older stores.
-NOTE_COLUMNS_ADDED: dict[str, str] = {"slot": "CAST(NULL AS STRING)", "contested": "false"}
+#: Columns added to ``notes`` after schema version 1, with the SQL that fills them in older stores, or
+#: the Arrow field of an all-null column where SQL has no literal of its type (lists).
+NOTE_COLUMNS_ADDED: dict[str, str | pa.Field] = {
+    "slot": "CAST(NULL AS STRING)", "contested": "false",
+    "keys": pa.field("keys", IDS), "namespace": "CAST(NULL AS STRING)", "value": "CAST(NULL AS STRING)",
+}
 
 
 def note_versions_schema(dim: int) -> pa.Schema:

@@ -1,6 +1,6 @@
 """The FastAPI application of the v1 HTTP contract: routes, error handlers, the gate, CORS.
 
-``create_api(settings, services)`` builds it; the Serve deployment calls it once per replica with
+``create_api(settings, services)`` builds it (with the MCP tools at ``/mcp``); the Serve deployment calls it once per replica with
 the replica's services. Without services (``None``) it still describes itself (``app.openapi()``),
 which is how the OpenAPI-driven tests and docs read the contract without a running service.
 """
@@ -14,6 +14,7 @@ from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
 from serve import statuses
 from serve.auth.gate import Gate
+from serve.mcp_endpoint import McpEndpoint
 from serve.routes import agents, governance, graph, health, mining, notes, retrieval, review, ui
 from serve.services import Services
 
@@ -24,12 +25,14 @@ DESCRIPTION = (
 
 
 def create_api(settings: Settings, services: Services | None = None) -> FastAPI:
+    mcp = McpEndpoint(settings.serve.host)
     app = FastAPI(
         title="Reverie", version=health.VERSION, description=DESCRIPTION,
-        docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+        docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=mcp.lifespan,
     )
     for module in (agents, notes, retrieval, governance, mining, graph, review, health, ui):
         app.include_router(module.router)
+    mcp.mount(app)
     statuses.install(app)
     app.state.services = services
     _cors(app, settings.auth.cors_origins)

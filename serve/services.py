@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from reverie.clock import Clock, SystemClock
 from reverie.embed import spec_for
@@ -57,8 +58,15 @@ class Services:
         self._ticker.start()
 
     def _tick(self) -> None:
-        while not self._stop.wait(self.settings.serve.metrics_interval_seconds):
+        """Every second: flush retrievals waiting too long (feedback may come through another replica);
+        every ``metrics_interval_seconds``: flush them all and refresh the gauges."""
+        due = time.monotonic() + self.settings.serve.metrics_interval_seconds
+        while not self._stop.wait(min(1.0, self.settings.serve.metrics_interval_seconds)):
             try:
+                if time.monotonic() < due:
+                    self.retrievals.flush_due()
+                    continue
+                due = time.monotonic() + self.settings.serve.metrics_interval_seconds
                 self.retrievals.flush()
                 refresh_gauges(self)
             except Exception as exc:  # noqa: BLE001 - a failed refresh must not kill the replica; next tick retries

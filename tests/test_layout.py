@@ -85,3 +85,15 @@ def test_no_module_is_named_after_a_library() -> None:
     for package in SHIPPED:
         for path in _modules(package):
             assert path.stem not in LIBRARY_NAMES, path
+
+
+OPTIONAL = {"langgraph": ROOT / "reverie" / "integrations" / "langgraph.py"}  # an extra, imported only by its adapter
+
+
+def test_optional_extras_are_imported_only_by_their_adapter() -> None:
+    for extra, adapter in OPTIONAL.items():
+        for package in SHIPPED:
+            for path in _modules(package):
+                if path != adapter:
+                    assert extra not in _imports(path, top_level_only=False), path
+        assert extra in _imports(adapter, top_level_only=True)

@@ -27,8 +27,10 @@ def test_an_older_store_gains_slot_and_contested_on_open(tmp_path: Path, clock: 
     db.create_table("notes", schema=pa.schema([f for f in current if f.name not in NOTE_COLUMNS_ADDED], metadata=current.metadata))
     store = Store.open(settings.store, spec, clock)
     embedder = HashEmbedder(settings.embedding)
-    store.batches.run("edit", [write(note("n1", "Prefer tabs.", clock.now()).model_copy(update={"slot": "slot-1"}), embedder)])
-    assert (store.notes.get("n1").slot, store.notes.get("n1").contested) == ("slot-1", False)
+    authored = {"slot": "slot-1", "keys": ["k1"], "namespace": "prefs.editor", "value": '{"text":"Prefer tabs."}'}
+    store.batches.run("edit", [write(note("n1", "Prefer tabs.", clock.now()).model_copy(update=authored), embedder)])
+    found = store.notes.get("n1")
+    assert (found.slot, found.contested, found.keys, found.namespace, found.value) == ("slot-1", False, *list(authored.values())[1:])
 
 
 def test_migrate_moves_personal_module_knowledge_as_one_batch_and_rollback_undoes_it(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
@@ -51,11 +53,13 @@ def test_slot_and_contested_travel_with_export_import_and_rollback(store: Store,
     from serve.governance.transfer import export_project, import_archive, read_archive
 
     fact = note("n-fact", "The db listens on port 6543.", clock.now(), scope="module:atlas/ledger")
-    store.batches.run("local", [write(fact.model_copy(update={"slot": "slot-port"}), hash_embedder)], agent_id="a1")
+    authored = {"slot": "slot-port", "keys": ["db-port"], "namespace": "facts", "value": '{"port":6543}'}
+    store.batches.run("local", [write(fact.model_copy(update=authored), hash_embedder)], agent_id="a1")
     contest = store.edit_note("n-fact", {"contested": True}, principal="a1")
     settings = make_settings(tmp_path / "other")
     other = Store.open(settings.store, spec_for(settings.embedding), clock)
     import_archive(other, hash_embedder, read_archive(export_project(store, "atlas"), 64 * 1024 * 1024), "admin")
-    assert (other.notes.get("n-fact").slot, other.notes.get("n-fact").contested) == ("slot-port", True)
+    moved = other.notes.get("n-fact")
+    assert (moved.slot, moved.contested, moved.keys, moved.namespace, moved.value) == ("slot-port", True, ["db-port"], "facts", '{"port":6543}')
     store.batches.rollback(contest.batch_id, principal="admin")
     assert (store.notes.get("n-fact").slot, store.notes.get("n-fact").contested) == ("slot-port", False)

@@ -42,7 +42,7 @@ def note_row(note: Note, vector: np.ndarray | Sequence[float], *, tombstone: boo
 
 def note_from_row(row: dict[str, Any], *, with_vector: bool = False) -> Note:
     data = {k: v for k, v in row.items() if k in _NOTE_FIELDS}
-    for key in ("evidence", "source_sessions", "source_agents", "tags", "supersedes", "conflicts_with"):
+    for key in ("evidence", "source_sessions", "source_agents", "tags", "supersedes", "conflicts_with", "keys"):
         data[key] = list(data.get(key) or [])
     data["contested"] = bool(data.get("contested"))
     if with_vector and row.get("vector") is not None:

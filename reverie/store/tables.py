@@ -76,7 +76,7 @@ class Tables:
         missing = [c for c in NOTE_COLUMNS_ADDED if c not in table.schema.names]
         if missing:
             try:
-                table.add_columns({c: NOTE_COLUMNS_ADDED[c] for c in missing})
+                _add_columns(table, missing)
             except Exception as exc:  # noqa: BLE001 - another process added them meanwhile
                 table.checkout_latest()
                 if any(c not in table.schema.names for c in missing):
@@ -185,3 +185,13 @@ class Tables:
 def _is_retryable(exc: Exception) -> bool:
     text = str(exc).lower()
     return any(marker in text for marker in _RETRYABLE)
+
+
+def _add_columns(table: Table, names: list[str]) -> None:
+    """Add note columns: SQL-filled ones in one call, all-null list columns by their Arrow field."""
+    sql = {c: NOTE_COLUMNS_ADDED[c] for c in names if isinstance(NOTE_COLUMNS_ADDED[c], str)}
+    fields = [NOTE_COLUMNS_ADDED[c] for c in names if not isinstance(NOTE_COLUMNS_ADDED[c], str)]
+    if sql:
+        table.add_columns(sql)
+    if fields:
+        table.add_columns(pa.schema(fields))

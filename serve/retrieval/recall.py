@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reverie.api import RetrieveRequest
+from reverie.api import RetrieveRequest, namespace_path
 from reverie.dates import windows
 from reverie.errors import ForbiddenError, UnavailableError
 from reverie.ports import EmbeddingService
@@ -46,7 +46,7 @@ from serve.auth.access import Principal, is_personal, scope_project
 from serve.retrieval.fill import Fill, Ranked, Recalled
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
-from serve.retrieval.scopeblock import Candidate, Hits, ScopeBlock
+from serve.retrieval.scopeblock import Cached, Candidate, Hits, ScopeBlock
 from serve.retrieval.tally import Tally
 from serve.retrieval.turnindex import Turn, TurnHits, TurnIndex
 
@@ -76,8 +76,18 @@ def wanted(principal: Principal, request: RetrieveRequest, block: ScopeBlock) ->
 
 
 def turns_wanted(request: RetrieveRequest) -> bool:
-    """Raw turns are the agent's own, like its personal notes: only where the request lets those in."""
-    return request.scopes is None or f"personal:{request.agent_id}" in request.scopes
+    """Raw turns are the agent's own, like its personal notes: only where the request lets those in
+    (and never for a request within a namespace: turns are filed under none)."""
+    return request.namespace is None and (request.scopes is None or f"personal:{request.agent_id}" in request.scopes)
+
+
+def filed_under(cached: Cached, namespace: list[str] | None) -> bool:
+    """Whether a cached note is filed under ``namespace`` or below it (any note when it is None)."""
+    if namespace is None:
+        return True
+    path = cached.as_row().get("namespace") or ""
+    wanted_path = namespace_path(namespace)
+    return path == wanted_path or path.startswith(wanted_path + ".")
 
 
 def merged(hits: list[Hits], depth: int) -> list[Candidate]:
@@ -137,8 +147,10 @@ class Recaller:
         blocks = sorted((b for b in list(self.index.blocks.values()) if wanted(principal, request, b)),
                         key=lambda b: (_ORDER[b.key[0].split(":", 1)[0]], b.key[0]))
         dense = merged([b.search(vector, now, s.depth, s) for b in blocks], s.depth)
+        dense = [c for c in dense if filed_under(c.cached, request.namespace)]
         found = {c.cached.note_id: c for c in dense}
         lexical = self._lexical(request.query, blocks, vector, now, found)
+        lexical = [i for i in lexical if filed_under(found[i].cached, request.namespace)]
         if found and s.relative_similarity > 0:  # only notes near the best one: full text reorders, never drags in
             floor = s.relative_similarity * max(c.similarity for c in found.values())
             lexical = [i for i in lexical if found[i].similarity >= floor]

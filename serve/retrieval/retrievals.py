@@ -58,6 +58,13 @@ class RetrievalLog:
             self.flush()
         return record.retrieval_id
 
+    def flush_due(self) -> int:
+        """Flush if the oldest pending retrieval waited ``flush_seconds`` (so another replica finds it
+        for feedback within about that long, even when no further retrieval comes here)."""
+        with self._lock:
+            due = bool(self._pending) and time.monotonic() - self._oldest >= self._flush_seconds
+        return self.flush() if due else 0
+
     def flush(self) -> int:
         with self._lock:
             pending, self._pending = self._pending, []

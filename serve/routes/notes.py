@@ -6,11 +6,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from reverie.api import MAX_PAGE, AuditView, EventView, NoteAction, NoteHistoryView, NoteList, NotePatch, NoteView
+from reverie.api import (
+    MAX_PAGE,
+    AuditView,
+    EventView,
+    NoteAction,
+    NoteCreate,
+    NoteHistoryView,
+    NoteList,
+    NotePatch,
+    NoteView,
+)
 from reverie.errors import ForbiddenError, NotFoundError, ValidationError
 from reverie.records import Note, NoteStatus, NoteType
 from reverie.store import NoteFilter, sql_in, sql_str
 from serve.auth.access import Principal, may_change_note, notes_sql, require, sees_event, sees_note, visible_note
+from serve.authored import write_note
 from serve.routes.context import ERRORS, ID, SCOPE, Caller, Deps, IdPath, IdQuery, NameQuery
 from serve.services import Services
 
@@ -25,16 +36,36 @@ def list_notes(
     agent: IdQuery = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     cursor: Annotated[str | None, Query(pattern=ID)] = None,
+    namespace: Annotated[str | None, Query(min_length=1, max_length=2200, description="notes filed under this namespace (labels joined by '.') or below it")] = None,
+    key: Annotated[str | None, Query(min_length=1, max_length=256, description="notes written under this key")] = None,
 ) -> NoteList:
     """Notes the caller may see, ordered by id, one page at a time (``next_cursor`` for the next)."""
     require(principal, "notes.read")
     principal.project_filter(project)
     where = NoteFilter(
         project=project, scopes=[scope] if scope else None, statuses=[status] if status else None,
-        types=[type] if type else None, owner=agent, extra=notes_sql(principal),
+        types=[type] if type else None, owner=agent, extra=[*notes_sql(principal), *_filed(namespace, key)],
     )
     page = deps.store.notes.list(where, limit=limit, cursor=cursor)
     return NoteList(notes=[NoteView.of(n) for n in page.notes if sees_note(principal, n)], next_cursor=page.next_cursor)
+
+
+def _filed(namespace: str | None, key: str | None) -> list[str]:
+    clauses = []
+    if namespace is not None:
+        clauses.append(f"(namespace = {sql_str(namespace)} OR starts_with(namespace, {sql_str(namespace + '.')}))")
+    if key is not None:
+        clauses.append(f"array_has(keys, {sql_str(key)})")
+    return clauses
+
+
+@router.post("/notes", status_code=201, response_model=NoteView)
+def create_note(body: NoteCreate, principal: Caller, deps: Deps) -> NoteView:
+    """Write a note of the caller's own (an agent: in its personal scope), masked, embedded and audited
+    as one ``edit`` batch; the same ``key`` in the same scope and ``namespace`` writes a new version of
+    that note. This replica's next retrieval for the caller finds it at once; others within
+    ``retrieval.refresh_seconds``."""
+    return NoteView.of(write_note(deps, principal, body))
 
 
 def _note(deps: Services, principal: Principal, note_id: str) -> Note:
