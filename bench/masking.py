@@ -121,7 +121,7 @@ def measure(seconds: float, events: int) -> dict:
         "heldout": corpus_rows("heldout.jsonl", "heldout_world.jsonl", "heldout_world2.jsonl"),
         "dev (world only)": corpus_rows("dev_world.jsonl"),
         "heldout (world only)": corpus_rows("heldout_world.jsonl"),
-        "heldout (world2 only, blind)": corpus_rows("heldout_world2.jsonl"),
+        "heldout (world2 only)": corpus_rows("heldout_world2.jsonl"),
     }
     qualities = [quality(masker, name, rows) for name, rows in splits.items()]
     corpus_texts = [r["text"] for r in splits["dev"] + splits["heldout"]]
