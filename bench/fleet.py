@@ -5,7 +5,9 @@ strongest raw baseline), and Reverie ("version B": a real local service driven o
 ``bench.served``). ``--arms`` runs only the arms it names (the ``raw`` baseline always runs).
 Held-out numbers are the ones to quote; the dev scenario is the one to tune on. Option
 ``reverie_every=N`` consolidates an agent during ingest once it has N new sessions (default: the
-trigger policy's ``min_new_sessions``; 0: only when the scenario ends).
+trigger policy's ``min_new_sessions``; 0: only when the scenario ends). Option
+``split=dev|heldout|both`` (default ``both``; ``--quick`` runs the held-out one unless told): tune
+with ``split=dev`` and run the held-out scenario once, at the end.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bench.eval.fleet import FleetConfig, Scenario, Split, fleet_scenario
 from bench.eval.metrics import QualityReport
 from bench.eval.rawlog import RawLog, RawLogArm
 from bench.eval.served import ReverieArm
+from reverie.errors import ConfigError
 
 BASELINE = "raw"
 _KINDS = ("own", "shared", "corrected", "control")
@@ -106,11 +109,24 @@ def _describe(scenario: Scenario) -> str:
             f"{len(t.canaries)} planted secrets")
 
 
+SPLITS: dict[str, tuple[Split, ...]] = {"dev": ("dev",), "heldout": ("heldout",), "both": ("heldout", "dev")}
+
+
+def splits_wanted(ctx: Context) -> tuple[Split, ...]:
+    """The scenarios option ``split`` names; by default both, or the held-out one for ``--quick``
+    (it checks the harness on the quoted scenario)."""
+    name = ctx.options.get("split", "heldout" if ctx.quick else "both")
+    if name not in SPLITS:
+        raise ConfigError(f"fleet option split={name!r} is not one of {sorted(SPLITS)}; "
+                          "pass --option split=dev to tune, split=heldout to quote")
+    return SPLITS[name]
+
+
 @register("fleet", "Fleet scenario: memory off vs raw-log stacking vs Reverie")
 def fleet(ctx: Context) -> Outcome:
     config = FleetConfig.quick() if ctx.quick else FleetConfig()
     outcome = Outcome(notes=["held-out is the scenario to quote; dev is the one tuned on"])
-    for split in ("heldout",) if ctx.quick else ("heldout", "dev"):  # --quick checks the harness on the quoted one
+    for split in splits_wanted(ctx):
         scenario = fleet_scenario(split, config)  # type: ignore[arg-type]
         runs, notes = _run(ctx, scenario)
         outcome.notes += [_describe(scenario), *notes]
