@@ -63,11 +63,20 @@ _PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these i
     "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
     "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv",
 })
+#: Units whose values are versions: "Python 3" names no minor version, so it agrees with "Python 3.11".
+VERSIONED_UNITS = frozenset({
+    "version", "python", "node", "java", "postgres", "postgresql", "mysql", "redis", "ubuntu", "debian", "http",
+    "tls", "ipv",
+})
 _QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is an amount
     "top", "first", "last", "every", "max", "min", "maximum", "minimum", "limit", "least", "most",
     "over", "under", "above", "below", "around", "approximately", "than", "within", "after", "before",
 })
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
+_PREFIXED = re.compile(  # "port 8080", "python=3.12", "Python 3.13.4", "version: 16.2"
+    r"\b(?P<unit>" + "|".join(sorted(_PREFIX_UNITS)) + r")\s*[=:]?\s*v?(?P<number>\d+(?:\.\d+)*)(?!\w|\.\d)",
+    re.IGNORECASE,
+)
 _SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
 OPTION_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     # exclusive settings an agent is told to choose between
@@ -243,10 +252,19 @@ def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]
             continue  # it names a thing
         following = match.group(2) or _next_word(lowered, match.end())
         _add_value(found, float(match.group(1)), following, default_unit)
-    for index in range(1, len(tokens)):
-        if tokens[index].isdigit() and tokens[index - 1] in _PREFIX_UNITS:
-            found.setdefault(tokens[index - 1], set()).add(float(tokens[index]))
+    for match in _PREFIXED.finditer(lowered):
+        found.setdefault(match.group("unit"), set()).add(version_value(match.group("number")))
     return found
+
+
+def version_value(number: str) -> float:
+    """A setting's number as one comparable value: "5432" -> 5432.0, a dotted version by major and
+    minor ("3.13" -> 3.013, "3.13.4" -> 3.013, "3.1" -> 3.001, "3.10" -> 3.010): a patch level never
+    makes two versions differ, and 3.1 and 3.10 stay apart."""
+    parts = number.split(".")
+    if len(parts) == 1:
+        return float(parts[0])
+    return round(int(parts[0]) + int(parts[1]) / 1000, 6)
 
 
 def _next_word(text: str, end: int) -> str | None:
