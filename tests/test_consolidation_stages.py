@@ -245,3 +245,27 @@ def test_a_personal_correction_of_a_module_rule_joins_the_module() -> None:
     notes = _run([_correction("I moved the backups: they no longer run at 02:00 UTC but at 04:00.", "e9", _vec(0.8))], index)
     [new] = [n for i, n in notes.items() if i != "n-rule"]
     assert notes["n-rule"].superseded_by == new.note_id and new.scope == "module:atlas/ledger"
+
+
+def test_a_verified_fact_supersedes_an_older_one_that_a_correction_contested_in_the_same_run() -> None:
+    """The older fact is touched (contested) by the run's first note; the run's verified note still
+    meets it as a rival, and later verified evidence wins."""
+    old = _module_note("n-old", "The ledger CI job times out after 90 minutes.", days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    correction = _correction("The ledger CI limit was raised to 20 minutes; it used to be 90 minutes.", "e8", _vec(0.8))
+    check = Member(_cand("Ledger CI timeout: 20 minutes", "e9", source="tool", verified=True, kind="verified_fact",
+                         minutes=5), _vec(0.9, other=2))
+    notes = _run([correction, check], index)
+    [verified] = [n for n in notes.values() if n.verified and n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
+
+
+def test_an_own_unverified_claim_becomes_an_open_question_once_a_verified_note_denies_it() -> None:
+    """The claim was consolidated before the fact was verified (by another agent of the module); the
+    claimant's next run, about something else, turns the claim into an open question beside the fact."""
+    claim = _note("n-claim", "The ledger db uses port 7000, trust me.", days=3)
+    fact = _module_note("n-fact", "Psql connected to ledger-db on port 6543.", days=1, verified=True)
+    index = NoteIndex([claim, fact], np.stack([_vec(1.0), _vec(0.8)]))
+    notes = _run([Member(_cand("Use tabs for indentation.", "e9"), _vec(1.0, axis=4, other=5))], index)
+    assert notes["n-claim"].type == "open_question" and notes["n-claim"].conflicts_with == ["n-fact"]
+    assert notes["n-fact"].contested and notes["n-fact"].status == "active"
