@@ -184,7 +184,34 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
     earlier = run.earlier(position) if position is not None else run.against(vector, mine)
     for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
-    return _competing(change.note, pool, settings, agent_id)
+    found = _competing(change.note, pool, settings, agent_id)
+    if change.note.verified:
+        met = {rival.note_id for rival, _ in found}
+        found += [(t, why) for t, why in _confirmed(change.note, pool, views, index, settings) if t.note_id not in met]
+    return found
+
+
+def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: dict[str, Change], index: NoteIndex,
+               settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
+    """A verified note that states what an open correction claims confirms it: the correction's target
+    (a verified note it could not overturn alone) is then this note's rival, as an explicit correction.
+    Lexical evidence both ways: the note asserts the correction's new claim, and the target asserts
+    what the correction replaces and not the new claim."""
+    found = []
+    for question_id, (question, sim, _) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
+        if question.type != "open_question" or question.status not in LIVE_STATUSES or sim < settings.correction_similarity:
+            continue
+        phrases, new_claim = replaced(question.statement), without_replacements(question.statement)
+        if not phrases or not asserts(note.statement, new_claim, settings.correction_overlap):
+            continue
+        for target_id in question.conflicts_with:
+            target = views[target_id].note if target_id in views else index.get(target_id)
+            if (target is not None and target_id != note.note_id and _live_claim(target)
+                    and _states_replaced(target, phrases, settings)
+                    and not asserts(target.statement, new_claim, settings.correction_overlap)):
+                found.append((target, Rivalry("correction", f"it confirms {question_id}, which replaces what it states",
+                                              correction=True)))
+    return found
 
 
 def _readable(index: NoteIndex, note: Note) -> list[str]:

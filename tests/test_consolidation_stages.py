@@ -44,6 +44,12 @@ def _note(note_id: str, statement: str, *, verified: bool = False, days: float =
                 status=status, specificity=specificity, created_at=at, updated_at=at, last_seen_at=at)  # type: ignore[arg-type]
 
 
+def _unit(values: list[float]) -> np.ndarray:
+    v = np.zeros(DIM, dtype=np.float32)
+    v[:len(values)] = values
+    return v / np.linalg.norm(v)
+
+
 EMPTY = NoteIndex([], np.zeros((0, DIM), np.float32))
 CTX = RunContext("a1", NOW)
 
@@ -269,3 +275,18 @@ def test_an_own_unverified_claim_becomes_an_open_question_once_a_verified_note_d
     notes = _run([Member(_cand("Use tabs for indentation.", "e9"), _vec(1.0, axis=4, other=5))], index)
     assert notes["n-claim"].type == "open_question" and notes["n-claim"].conflicts_with == ["n-fact"]
     assert notes["n-fact"].contested and notes["n-fact"].status == "active"
+
+
+def test_a_verified_note_that_states_what_a_correction_claims_supersedes_the_corrections_target() -> None:
+    """The correction alone could not overturn a verified fact (it became an open question); the
+    verified observation of the same session confirms it, even worded far from the old fact."""
+    old = _module_note("n-old", "Broker stats: consumer ledger bound to jobs-high", days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    correction = _correction("The ledger worker now listens on batch-low, not jobs-high.", "e8", _vec(0.6))
+    check = Member(_cand("$ queuectl inspect ledger-worker subscribed: batch-low", "e9", source="tool", verified=True,
+                         kind="verified_fact", minutes=5), _unit([0.4, 0.5, 0.77]))  # 0.4 to the old fact, 0.64 to the correction
+    notes = _run([correction, check], index)
+    [verified] = [n for n in notes.values() if n.verified and n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
+    [question] = [n for n in notes.values() if n.type == "open_question"]
+    assert question.conflicts_with == ["n-old"]
