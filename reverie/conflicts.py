@@ -33,8 +33,9 @@ class Conflict:
 
 
 def different_things(a: Reading, b: Reading) -> bool:
-    """Both name things by number and not the same ones ("pool 1" / "pool 2"): other slots, no merge."""
-    return bool(a.identifiers) and bool(b.identifiers) and a.identifiers != b.identifiers
+    """Both name things by number and none in common ("pool 1" / "pool 2"): other slots, no merge.
+    ("db 5433" beside "-p 5433 db 5433" names the same thing twice, not another one.)"""
+    return bool(a.identifiers) and bool(b.identifiers) and not a.identifiers & b.identifiers
 
 
 def conflict_between(a: Reading, b: Reading) -> Conflict | None:

@@ -414,3 +414,26 @@ def slot_text(text: str) -> str:
     kept = ["#" if lemma(w.lower()) in _OPTION_WORDS or w.lower() in _NUMBER_WORDS else w for w in main.split()]
     masked = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", " ".join(kept))).strip(" ,;:-")
     return masked or text
+
+
+# --- values two statements agree on --------------------------------------------------------------
+_VALUE_NUMBER = re.compile(r"(?<![\w.])(?:\d{2,}(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w])")
+_VALUE_NAME = re.compile(r"(?<![\w-])[a-z][a-z]*(?:[-_][a-z]+)+(?![\w-])")
+
+
+def stated_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The values a statement names: numbers of two or more digits (or dotted), and hyphenated or
+    underscored names without digits ("events-main"; "worker-1" names an instance, not a value)."""
+    lowered = text.lower()
+    return frozenset(_VALUE_NUMBER.findall(lowered)), frozenset(_VALUE_NAME.findall(lowered))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Both statements name a value in common: a number when both name numbers, else a name."""
+    numbers_a, names_a = stated_values(a)
+    numbers_b, names_b = stated_values(b)
+    if numbers_a and numbers_b:
+        return bool(numbers_a & numbers_b)
+    if numbers_a or numbers_b:
+        return False
+    return bool(names_a & names_b)

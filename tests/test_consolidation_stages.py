@@ -290,3 +290,28 @@ def test_a_verified_note_that_states_what_a_correction_claims_supersedes_the_cor
     assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
     [question] = [n for n in notes.values() if n.type == "open_question"]
     assert question.conflicts_with == ["n-old"]
+
+
+def _fact(statement: str, event: str, minutes: int = 0) -> Candidate:
+    return _cand(statement, event, source="tool", verified=True, kind="verified_fact", minutes=minutes)
+
+
+def test_tool_outputs_that_state_the_same_value_merge_at_the_lower_value_bar() -> None:
+    bar = SETTINGS.value_duplicate_similarity
+    members = [Member(_fact("Port check ledger-db:5433 -> open (latency 2 ms)", "e1"), _vec(1.0)),
+               Member(_fact("Psql connected to ledger-db on port 5433; server version 16.2", "e2", 5), _vec(bar + 0.05))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 1
+    index = NoteIndex([_note("n-port", "Port check ledger-db:5433 -> open (latency 2 ms)", verified=True)
+                       .model_copy(update={"type": "verified_fact"})], np.stack([_vec(1.0)]))
+    [draft] = deduplicate([Member(_fact("$ pg_isready -p 5433 ledger-db:5433 - accepting connections", "e3"), _vec(bar + 0.05))],
+                          index, SETTINGS, "a1")
+    assert draft.target is not None and draft.target.note_id == "n-port"
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Port check ledger-db:5433 -> open", "Psql connected to ledger-db on port 6543"),   # other values
+    ("Worker ledger-1 listening on queue events-main", "Worker ledger-1 listening on queue batch-low"),
+])
+def test_other_values_or_a_shared_instance_name_do_not_merge_at_the_value_bar(first: str, second: str) -> None:
+    members = [Member(_fact(first, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), _vec(0.6))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
