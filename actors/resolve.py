@@ -234,12 +234,21 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         if phrases and sim >= settings.correction_similarity and _states_replaced(rival, phrases, settings):
             found.append((rival, Rivalry("correction", f"it states what {note.note_id} replaces", correction=True)))
             continue
-        if not writable(rival.scope, agent_id) or not _same_slot(note, rival, sim, slot_sim, settings):
+        if not writable(rival.scope, agent_id):
             continue
         conflict = conflict_between(mine, theirs)
-        if conflict is not None:
+        if conflict is None:
+            continue
+        if _same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings):
             found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
+
+
+def _disputes(note: Note, rival: Note, sim: float, kind: str, explicit: bool, settings: ConsolidationSettings) -> bool:
+    """An explicit correction ("No, it is 45 minutes", a ``feedback`` event) that states another value
+    than a note of the module it was said in disputes that note, from the lower correction bar."""
+    return (explicit and kind in ("value", "setting") and sim >= settings.correction_similarity
+            and note.project is not None and rival.scope == f"module:{note.project}/{note.module}")
 
 
 def claim(statement: str) -> Reading:

@@ -73,6 +73,7 @@ _QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is a
     "over", "under", "above", "below", "around", "approximately", "than", "within", "after", "before",
 })
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
+_HOST_PORT = re.compile(r"(?<![\w/@.-])[a-z][\w.-]*:(?P<port>\d{2,5})(?![\w.:])")  # "db-1.internal:5432"
 _PREFIXED = re.compile(  # "port 8080", "python=3.12", "Python 3.13.4", "version: 16.2"
     r"\b(?P<unit>" + "|".join(sorted(_PREFIX_UNITS)) + r")\s*[=:]?\s*v?(?P<number>\d+(?:\.\d+)*)(?!\w|\.\d)",
     re.IGNORECASE,
@@ -254,6 +255,8 @@ def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]
         _add_value(found, float(match.group(1)), following, default_unit)
     for match in _PREFIXED.finditer(lowered):
         found.setdefault(match.group("unit"), set()).add(version_value(match.group("number")))
+    for match in _HOST_PORT.finditer(lowered):
+        found.setdefault("port", set()).add(float(match.group("port")))
     return found
 
 

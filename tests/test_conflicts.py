@@ -93,6 +93,12 @@ def test_versions_that_agree(a: str, b: str) -> None:
     assert conflicting(a, b) is None
 
 
+def test_a_host_and_port_states_a_port() -> None:
+    found = conflicting("That's wrong, the ledger db uses port 5544.", "Port check ledger-db:15432 -> open")
+    assert found is not None and found.kind == "value"
+    assert "port" not in read("The standup is at 14:30.").values
+
+
 def test_identifiers_name_things_and_values_measure_them() -> None:
     assert identifiers("migration 0042 failed; see PR 311") == {"migration 42", "pr 311"}
     assert identifiers("round to 2 decimals, at most 30 deploys, in 1998") == frozenset()

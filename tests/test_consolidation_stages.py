@@ -13,7 +13,7 @@ from actors.plan import Change, Member, NoteIndex, RunContext, note_id_for
 from actors.prune import prune
 from actors.resolve import decide, resolve
 from actors.trust import tier, weigh
-from reverie.records import Candidate, Note
+from reverie.records import Candidate, Note, Session
 from reverie.settings import ConsolidationSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -315,3 +315,20 @@ def test_tool_outputs_that_state_the_same_value_merge_at_the_lower_value_bar() -
 def test_other_values_or_a_shared_instance_name_do_not_merge_at_the_value_bar(first: str, second: str) -> None:
     members = [Member(_fact(first, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), _vec(0.6))]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
+@pytest.mark.parametrize(("module", "disputed"), [("ledger", True), ("billing", False)])
+def test_an_explicit_correction_with_another_value_disputes_a_note_of_its_module_from_the_lower_bar(
+    module: str, disputed: bool
+) -> None:
+    fact = _module_note("n-fact", "Pipeline config for ledger: timeout=20 minutes", days=5, verified=True)
+    fact = fact.model_copy(update={"scope": f"module:atlas/{module}", "module": module, "subject": "pipeline config"})
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    ctx = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger",
+                                                 started_at=NOW - timedelta(days=1))})
+    claim = _correction("No, ledger CI times out at 45 minutes.", "e9", _vec(SETTINGS.correction_similarity + 0.05))
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), ctx, SETTINGS), index, SETTINGS, NOW, "a1")
+    notes = {c.note.note_id: c.note for c in changes}
+    [new] = [n for i, n in notes.items() if i != "n-fact"]
+    assert (new.type == "open_question") is disputed
+    assert ("n-fact" in notes and notes["n-fact"].contested) is disputed
