@@ -13,7 +13,8 @@
 In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
 a number of two or more digits, else a hyphenated name) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
-connected on port 5433") are worded too differently for the embedding alone.
+connected on port 5433") are worded too differently for the embedding alone; so are one person's
+preferences that keep a phrase (two consecutive content words: "an email summary").
 
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
@@ -29,7 +30,7 @@ from actors.plan import Draft, Member, NoteIndex, note_id_for
 from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import asserts, read, replaced, same_value
+from reverie.statements import asserts, read, replaced, same_phrase, same_value
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -95,8 +96,18 @@ def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: f
     found = np.zeros_like(sims, dtype=bool)
     for i, j in zip(*np.nonzero(np.triu(sims >= threshold, k=1)), strict=True):
         a, b = groups[int(i)][0].candidate, groups[int(j)][0].candidate
-        found[i, j] = found[j, i] = a.type == b.type and same_value(a.statement, b.statement)
+        found[i, j] = found[j, i] = agree(a.type, a.scope, a.statement, b.type, b.statement)
     return found
+
+
+def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) -> bool:
+    """Of one type and stating the same value; a person's preferences also by a phrase they keep
+    ("... an email summary", "... in US Pacific time")."""
+    if kind != other_kind:
+        return False
+    if same_value(statement, other):
+        return True
+    return kind == "preference" and scope.startswith("personal:") and same_phrase(statement, other)
 
 
 def apart(a: str, b: str, overlap: float) -> bool:
@@ -140,8 +151,8 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     lead = group[0].candidate
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
-        agreeing = (similarity >= settings.value_duplicate_similarity and note.type == lead.type
-                    and same_value(note.statement, lead.statement))
+        agreeing = (similarity >= settings.value_duplicate_similarity
+                    and agree(lead.type, lead.scope, lead.statement, note.type, note.statement))
         if not (alike or agreeing):
             continue
         if not any(apart(note.statement, s, settings.correction_overlap) for s in statements):

@@ -440,3 +440,29 @@ def same_value(a: str, b: str) -> bool:
     if numbers_a or numbers_b:
         return False
     return bool(names_a & names_b)
+
+
+def _phrase_words(text: str) -> list[str]:
+    main, _ = split_contrast(_SENTENCE_END.split(text.strip(), maxsplit=1)[0])
+    return [w for w in content_words(main) if w not in VERBS and len(w) > 1]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+def phrases(text: str) -> frozenset[tuple[str, str]]:
+    """Pairs of consecutive content words of the first sentence's main clause, common verbs aside."""
+    kept = _phrase_words(text)
+    return frozenset(zip(kept, kept[1:]))
+
+
+def same_phrase(a: str, b: str) -> bool:
+    """One statement ends on a phrase the other says too ("... an email summary", "... in US Pacific
+    time"): a preference's value comes last, so "status reports as a table" and "status reports as a
+    bulleted list" share a phrase but not their ends."""
+    def last(text: str) -> tuple[str, str] | None:
+        kept = _phrase_words(text)
+        return (kept[-2], kept[-1]) if len(kept) >= 2 else None
+
+    ends = {last(a), last(b)} - {None}
+    return any(end in phrases(a) and end in phrases(b) for end in ends)

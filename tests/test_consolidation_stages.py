@@ -62,8 +62,10 @@ def test_exact_text_merges_even_when_embeddings_disagree() -> None:
 
 @pytest.mark.parametrize(("above", "groups"), [(0.05, 1), (0.005, 1), (-0.005, 2)])
 def test_within_a_run_candidates_merge_at_the_duplicate_threshold(above: float, groups: int) -> None:
-    members = [Member(_cand("Format weekly reports as tables.", "e1"), _vec(1.0)),
-               Member(_cand("Weekly reports should be tables.", "e2", minutes=5), _vec(SETTINGS.duplicate_similarity + above))]
+    # lessons: a person's preferences that end on one phrase also merge lower (see the value-bar tests)
+    members = [Member(_cand("Format weekly reports as tables.", "e1", kind="lesson"), _vec(1.0)),
+               Member(_cand("Weekly reports should be tables.", "e2", minutes=5, kind="lesson"),
+                      _vec(SETTINGS.duplicate_similarity + above))]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
 
 
@@ -332,3 +334,12 @@ def test_an_explicit_correction_with_another_value_disputes_a_note_of_its_module
     [new] = [n for i, n in notes.items() if i != "n-fact"]
     assert (new.type == "open_question") is disputed
     assert ("n-fact" in notes and notes["n-fact"].contested) is disputed
+
+
+@pytest.mark.parametrize(("first", "second", "groups"), [
+    ("The best way to ping me about results is an email summary.", "If something completes, tell me via an email summary.", 1),
+    ("Write my status reports as a table.", "Write my status reports as a bulleted list.", 2),  # they share no ending
+])
+def test_a_persons_preferences_that_end_on_one_phrase_merge_at_the_value_bar(first: str, second: str, groups: int) -> None:
+    members = [Member(_cand(first, "e1"), _vec(1.0)), Member(_cand(second, "e2", minutes=5), _vec(0.5))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
