@@ -29,10 +29,20 @@ from typing import Literal
 import numpy as np
 
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import conflict_between, different_things
+from reverie.conflicts import Conflict, conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import Reading, asserts, normalise, read, replaced, slot_text, stable_digest, without_replacements
+from reverie.statements import (
+    Reading,
+    asserts,
+    normalise,
+    read,
+    replaced,
+    slot_text,
+    stable_digest,
+    stated_values,
+    without_replacements,
+)
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
@@ -236,12 +246,24 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
             continue
         if not writable(rival.scope, agent_id):
             continue
-        conflict = conflict_between(mine, theirs)
+        conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit)
         if conflict is None:
             continue
         if _same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings):
             found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
+
+
+def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
+    """An explicit correction that names another value than a verified note ("batch-low" against
+    "queue events-main"): names are values the conflict reader has no unit for, so only a
+    verified note is disputed this way (the claim then stays an open question beside it)."""
+    if not explicit or not rival.verified:
+        return None
+    names, other_names = stated_values(note.statement)[1], stated_values(rival.statement)[1]
+    if names and other_names and not names & other_names and not stated_values(note.statement)[0]:
+        return Conflict("value", "another name than the verified note states")
+    return None
 
 
 def _disputes(note: Note, rival: Note, sim: float, kind: str, explicit: bool, settings: ConsolidationSettings) -> bool:

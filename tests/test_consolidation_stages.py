@@ -343,3 +343,16 @@ def test_an_explicit_correction_with_another_value_disputes_a_note_of_its_module
 def test_a_persons_preferences_that_end_on_one_phrase_merge_at_the_value_bar(first: str, second: str, groups: int) -> None:
     members = [Member(_cand(first, "e1"), _vec(1.0)), Member(_cand(second, "e2", minutes=5), _vec(0.5))]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_an_explicit_correction_naming_another_value_than_a_verified_note_of_its_module_is_an_open_question() -> None:
+    fact = _module_note("n-fact", "Worker ledger-1 listening on queue events-main", days=5, verified=True)
+    fact = fact.model_copy(update={"subject": "worker queue"})
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    ctx = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger",
+                                                 started_at=NOW - timedelta(days=1))})
+    claim = _correction("I'm fairly sure ledger uses batch-low for its queue.", "e9", _vec(0.45))
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), ctx, SETTINGS), index, SETTINGS, NOW, "a1")
+    notes = {c.note.note_id: c.note for c in changes}
+    [new] = [n for i, n in notes.items() if i != "n-fact"]
+    assert new.type == "open_question" and notes["n-fact"].contested
