@@ -4,8 +4,8 @@ Salience comes from the agent's tags (``preference``, ``correction``, ``constrai
 ``verified``, ``success``, ``risk``, ``procedure``), from its ``importance``, and from cues found in
 the text: a user correction, an explicit preference, a constraint, a verified result, a success
 after a tool error (needs the session), a constraint repeated across sessions (needs the replay);
-and from who says it: a user telling how to serve them ("give me", "for me", "my reports"), an
-agent's or user's ``outcome`` report, and an agent stating a value it believes (an unverified fact).
+and from who says it: a user telling how to serve them ("give me", "for me", "my reports") and an
+agent's or user's ``outcome`` report.
 A ``correction`` tag, a ``feedback`` event and a statement worded as a replacement always score at
 least the correction weight, so they reach extraction. Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
-from reverie.statements import NEGATORS, STOPWORDS, content_words, says_replacement, stated_values, words
+from reverie.statements import NEGATORS, STOPWORDS, content_words, says_replacement, words
 
 TAG_WEIGHTS: dict[str, float] = {
     "correction": 1.0, "verified": 0.95, "constraint": 0.9, "preference": 0.9, "lesson": 0.85,
@@ -62,11 +62,8 @@ CUES: dict[str, re.Pattern[str]] = {
 CUE_WEIGHTS: dict[str, float] = {
     "correction": 0.9, "preference": 0.7, "constraint": 0.75, "verified": 0.8, "lesson": 0.7,
     "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3, "feedback": 0.9,
-    "addressed": 0.7, "outcome": 0.75, "stated": 0.6,
+    "addressed": 0.7, "outcome": 0.75,
 }
-#: How an agent reports what it is doing, not what is true ("Reviewed …", "Looking at …").
-_REPORTING = re.compile(r"^\s*(?:i(?:'ll|'m| will| am)|let me|looking|working|opening|still|reviewed|checking|can you)\b",
-                        re.IGNORECASE)
 #: A user speaking of how to serve them ("give me", "for me", "my reports"): a preference, tagged or not.
 _ADDRESSED = re.compile(r"\b(?:me|my|mine)\b", re.IGNORECASE)
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
@@ -147,17 +144,7 @@ def spoken_cues(event: Event) -> list[str]:
         found.append("addressed")
     if event.kind == "outcome":
         found.append("outcome")
-    if event.role == "assistant" and event.kind == "message" and states_a_value(text):
-        found.append("stated")
     return found
-
-
-def states_a_value(text: str) -> bool:
-    """An agent's plain statement that names a value (a number of two or more digits or a dotted
-    version, or a hyphenated name): "The api CI job times out after 90 minutes", "api jobs go to the
-    events-main queue" — a fact it believes, unverified. Reports of its own work are not."""
-    numbers, names = stated_values(text)
-    return bool(numbers or names) and _REPORTING.match(text) is None and "\n" not in text.strip()
 
 
 def assess_session(events: Sequence[Event]) -> list[Salience]:

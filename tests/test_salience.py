@@ -143,18 +143,3 @@ def test_an_agents_outcome_report_is_a_lesson_without_tags() -> None:
     assert "outcome" in salience.cues
     [candidate] = RuleExtractor(0.5).extract([Scored(event, salience)])
     assert candidate.type == "lesson"
-
-
-@pytest.mark.parametrize(("text", "stated"), [
-    ("The ledger CI job times out after 90 minutes.", True),
-    ("ledger jobs go to the events-main queue.", True),
-    ("Reviewed the job queue changes in ledger, nothing stands out.", False),
-    ("I'll get back to the ledger database port later today.", False),
-])
-def test_an_agents_plain_statement_of_a_value_is_an_unverified_fact(text: str, stated: bool) -> None:
-    event = _event(1, text, role="assistant")
-    salience = assess(event)
-    assert ("stated" in salience.cues) is stated
-    if stated:
-        [candidate] = RuleExtractor(0.5).extract([Scored(event, salience)])
-        assert candidate.type == "verified_fact" and not candidate.verified
