@@ -10,6 +10,12 @@
 3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
    similarity >= ``duplicate_similarity`` that is not apart from the group (as above) absorbs it.
 
+In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
+a number of two or more digits, else a hyphenated name) are duplicates from the lower
+``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
+connected on port 5433") are worded too differently for the embedding alone; so are one person's
+preferences that keep a phrase (two consecutive content words: "an email summary").
+
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
 
@@ -24,7 +30,7 @@ from actors.plan import Draft, Member, NoteIndex, note_id_for
 from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import asserts, read, replaced
+from reverie.statements import asserts, read, replaced, same_phrase, same_value
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -32,7 +38,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def deduplicate(members: Sequence[Member], index: NoteIndex, settings: ConsolidationSettings, owner: str) -> list[Draft]:
     """Groups of the run's non-quarantined candidates, each new or merged into an existing note."""
     groups = exact_groups([m for m in members if m.candidate.status != "quarantined"])
-    groups = link_within_run(groups, settings.duplicate_similarity, settings.correction_overlap)
+    groups = link_within_run(groups, settings.duplicate_similarity, settings.correction_overlap,
+                             settings.value_duplicate_similarity)
     return [match_store(group, index, settings, owner) for group in groups]
 
 
@@ -54,8 +61,10 @@ def exact_groups(members: Sequence[Member]) -> list[list[Member]]:
     return list(groups.values())
 
 
-def link_within_run(groups: list[list[Member]], threshold: float, overlap: float = 0.6) -> list[list[Member]]:
-    """Single-linkage clusters of groups whose leads are similar and are never apart."""
+def link_within_run(groups: list[list[Member]], threshold: float, overlap: float = 0.6,
+                    value_threshold: float | None = None) -> list[list[Member]]:
+    """Single-linkage clusters of groups whose leads are similar (or, from ``value_threshold``, of one
+    type and stating the same value) and are never apart."""
     if len(groups) < 2:
         return groups
     leads = np.stack([g[0].vector for g in groups]).astype(np.float32)
@@ -67,7 +76,10 @@ def link_within_run(groups: list[list[Member]], threshold: float, overlap: float
     parent = list(range(len(groups)))
     members: dict[int, list[int]] = {i: [i] for i in range(len(groups))}
     scopes = np.array([g[0].candidate.scope for g in groups], dtype=object)
-    close = np.triu((sims >= threshold) & (scopes[:, None] == scopes[None, :]), k=1)
+    near = sims >= threshold
+    if value_threshold is not None:
+        near |= _value_duplicates(groups, sims, value_threshold)
+    close = np.triu(near & (scopes[:, None] == scopes[None, :]), k=1)
     rows, cols = np.nonzero(close)
     order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
     for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
@@ -77,6 +89,25 @@ def link_within_run(groups: list[list[Member]], threshold: float, overlap: float
             parent[high] = low
             members[low] = sorted(members[low] + members.pop(high))
     return [[m for i in members[root] for m in groups[i]] for root in sorted(members)]
+
+
+def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: float) -> np.ndarray:
+    """Pairs at ``threshold`` or above whose leads are of one type and state the same value."""
+    found = np.zeros_like(sims, dtype=bool)
+    for i, j in zip(*np.nonzero(np.triu(sims >= threshold, k=1)), strict=True):
+        a, b = groups[int(i)][0].candidate, groups[int(j)][0].candidate
+        found[i, j] = found[j, i] = agree(a.type, a.scope, a.statement, b.type, b.statement)
+    return found
+
+
+def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) -> bool:
+    """Of one type and stating the same value; a person's preferences also by a phrase they keep
+    ("... an email summary", "... in US Pacific time")."""
+    if kind != other_kind:
+        return False
+    if same_value(statement, other):
+        return True
+    return kind == "preference" and scope.startswith("personal:") and same_phrase(statement, other)
 
 
 def apart(a: str, b: str, overlap: float) -> bool:
@@ -117,8 +148,12 @@ def match_store(group: list[Member], index: NoteIndex, settings: ConsolidationSe
 def _near_duplicate(group: list[Member], index: NoteIndex, settings: ConsolidationSettings) -> Note | None:
     statements = [m.candidate.statement for m in group]
     found: list[Note] = []
-    for note, similarity in index.nearest(group[0].vector, group[0].candidate.scope, settings.duplicate_k):
-        if max(similarity, _slot_similarity(group[0], note, index)) < settings.duplicate_similarity:
+    lead = group[0].candidate
+    for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
+        alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
+        agreeing = (similarity >= settings.value_duplicate_similarity
+                    and agree(lead.type, lead.scope, lead.statement, note.type, note.statement))
+        if not (alike or agreeing):
             continue
         if not any(apart(note.statement, s, settings.correction_overlap) for s in statements):
             found.append(note)

@@ -29,10 +29,20 @@ from typing import Literal
 import numpy as np
 
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import conflict_between, different_things
+from reverie.conflicts import Conflict, conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import Reading, asserts, normalise, read, replaced, slot_text, stable_digest, without_replacements
+from reverie.statements import (
+    Reading,
+    asserts,
+    normalise,
+    read,
+    replaced,
+    slot_text,
+    stable_digest,
+    stated_values,
+    without_replacements,
+)
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
@@ -99,7 +109,26 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
             views = _apply(views, note_id, rival, rivalry, settings, now, agent_id)
             if not _live_claim(views[note_id].note):
                 break
+    views = _recheck_own_claims(views, run, index, settings, now, agent_id)
     return assign_slots(list(views.values()), index, run, settings)
+
+
+def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteIndex,
+                        settings: ConsolidationSettings, now: datetime, agent_id: str) -> dict[str, Change]:
+    """The agent's own live unverified claims that this run did not touch, against the verified notes
+    it reads now: a verified note may have been written (by any agent of the module) after the claim
+    was consolidated, and a claim that denies it then becomes an open question beside it."""
+    mine = f"personal:{agent_id}"
+    for note in index.notes:
+        if note.scope != mine or note.note_id in views or note.verified or not _live_claim(note) or note.type == "pattern":
+            continue
+        change = Change(note, "edit", "checked against verified notes")
+        rivals = [(r, why) for r, why in _rivals(change, None, views, run, index, settings, agent_id) if r.verified]
+        if rivals:
+            views = {**views, note.note_id: change}
+            rival, rivalry = rivals[0]
+            views = _apply(views, note.note_id, rival, rivalry, settings, now, agent_id)
+    return views
 
 
 def _live_claim(note: Note) -> bool:
@@ -119,9 +148,17 @@ class _RunVectors:
         """Statement and slot similarity of every earlier note of the run."""
         if position == 0 or self.matrix.size == 0:
             return {}
-        sims = self.matrix[:position] @ self.matrix[position]
-        slots = self.slots[:position] @ self.slots[position] if self.slots.size else np.zeros(position)
-        return {self.ids[i]: (float(sims[i]), float(slots[i])) for i in range(position)}
+        slot = self.slots[position] if self.slots.size else None
+        return self.against(self.matrix[position], slot, position)
+
+    def against(self, vector: np.ndarray, slot: np.ndarray | None, upto: int | None = None) -> dict[str, tuple[float, float]]:
+        """Statement and slot similarity of the run's notes (the first ``upto``, else all) to a vector."""
+        count = len(self.ids) if upto is None else upto
+        if count == 0 or self.matrix.size == 0:
+            return {}
+        sims = self.matrix[:count] @ vector
+        slots = self.slots[:count] @ slot if self.slots.size and slot is not None else np.zeros(count)
+        return {self.ids[i]: (float(sims[i]), float(slots[i])) for i in range(count)}
 
 
 def _stack(vectors: list[np.ndarray | None]) -> np.ndarray:
@@ -139,20 +176,52 @@ def _slot_vector(change: Change, index: NoteIndex) -> np.ndarray | None:
     return change.slot_vector if change.slot_vector is not None else index.slot_vector(change.note.note_id)
 
 
-def _rivals(change: Change, position: int, views: dict[str, Change], run: _RunVectors, index: NoteIndex,
+def _rivals(change: Change, position: int | None, views: dict[str, Change], run: _RunVectors, index: NoteIndex,
             settings: ConsolidationSettings, agent_id: str) -> list[tuple[Note, Rivalry]]:
+    """The notes ``change`` competes with: near ones of the index and the run's notes before
+    ``position`` (all of them for a note that is not the run's own: ``position`` None)."""
     vector = _vector(change, index)
     if vector is None:
         return []
     mine = _slot_vector(change, index)
     pool: dict[str, tuple[Note, float, float]] = {}
     for note, sim in index.nearest_in(vector, _readable(index, change.note), RIVAL_POOL):
-        if note.note_id not in views:  # changed in this run: met below if earlier, or from its own turn if later
-            theirs = index.slot_vector(note.note_id)
-            pool[note.note_id] = (note, sim, float(theirs @ mine) if theirs is not None and mine is not None else sim)
-    for other_id, (sim, slot_sim) in run.earlier(position).items():
+        if note.note_id in run.position:  # the run's own notes: met below if earlier, or from their own turn if later
+            continue
+        current = views[note.note_id].note if note.note_id in views else note  # as this run left it so far
+        theirs = index.slot_vector(note.note_id)
+        pool[note.note_id] = (current, sim, float(theirs @ mine) if theirs is not None and mine is not None else sim)
+    earlier = run.earlier(position) if position is not None else run.against(vector, mine)
+    for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
-    return _competing(change.note, pool, settings, agent_id)
+    found = _competing(change.note, pool, settings, agent_id)
+    if change.note.verified:
+        met = {rival.note_id for rival, _ in found}
+        found += [(t, why) for t, why in _confirmed(change.note, pool, views, index, settings) if t.note_id not in met]
+    return found
+
+
+def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: dict[str, Change], index: NoteIndex,
+               settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
+    """A verified note that states what an open correction claims confirms it: the correction's target
+    (a verified note it could not overturn alone) is then this note's rival, as an explicit correction.
+    Lexical evidence both ways: the note asserts the correction's new claim, and the target asserts
+    what the correction replaces and not the new claim."""
+    found = []
+    for question_id, (question, sim, _) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
+        if question.type != "open_question" or question.status not in LIVE_STATUSES or sim < settings.correction_similarity:
+            continue
+        phrases, new_claim = replaced(question.statement), without_replacements(question.statement)
+        if not phrases or not asserts(note.statement, new_claim, settings.correction_overlap):
+            continue
+        for target_id in question.conflicts_with:
+            target = views[target_id].note if target_id in views else index.get(target_id)
+            if (target is not None and target_id != note.note_id and _live_claim(target)
+                    and _states_replaced(target, phrases, settings)
+                    and not asserts(target.statement, new_claim, settings.correction_overlap)):
+                found.append((target, Rivalry("correction", f"it confirms {question_id}, which replaces what it states",
+                                              correction=True)))
+    return found
 
 
 def _readable(index: NoteIndex, note: Note) -> list[str]:
@@ -175,12 +244,33 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         if phrases and sim >= settings.correction_similarity and _states_replaced(rival, phrases, settings):
             found.append((rival, Rivalry("correction", f"it states what {note.note_id} replaces", correction=True)))
             continue
-        if not writable(rival.scope, agent_id) or not _same_slot(note, rival, sim, slot_sim, settings):
+        if not writable(rival.scope, agent_id):
             continue
-        conflict = conflict_between(mine, theirs)
-        if conflict is not None:
+        conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit)
+        if conflict is None:
+            continue
+        if _same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings):
             found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
+
+
+def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
+    """An explicit correction that names another value than a verified note ("batch-low" against
+    "queue events-main"): names are values the conflict reader has no unit for, so only a
+    verified note is disputed this way (the claim then stays an open question beside it)."""
+    if not explicit or not rival.verified:
+        return None
+    names, other_names = stated_values(note.statement)[1], stated_values(rival.statement)[1]
+    if names and other_names and not names & other_names and not stated_values(note.statement)[0]:
+        return Conflict("value", "another name than the verified note states")
+    return None
+
+
+def _disputes(note: Note, rival: Note, sim: float, kind: str, explicit: bool, settings: ConsolidationSettings) -> bool:
+    """An explicit correction ("No, it is 45 minutes", a ``feedback`` event) that states another value
+    than a note of the module it was said in disputes that note, from the lower correction bar."""
+    return (explicit and kind in ("value", "setting") and sim >= settings.correction_similarity
+            and note.project is not None and rival.scope == f"module:{note.project}/{note.module}")
 
 
 def claim(statement: str) -> Reading:
@@ -241,7 +331,8 @@ def _question(views: dict[str, Change], note_id: str, rival: Note, rival_change:
     new = change.note
     why = "it is verified and this is not" if rival.verified and not new.verified else "a tie"
     links = {"conflicts_with": [*new.conflicts_with, rival.note_id], "slot": slot}
-    update = {**links, "type": "open_question"} if change.new else links
+    demoted = change.new or (rival.verified and not new.verified)  # an unverified claim never stands against a verified note
+    update = {**links, "type": "open_question"} if demoted else links
     views[note_id] = _with(change, update, f"open question: contradicts {rival.note_id} ({rivalry.kind}), {why}")
     if writable(rival.scope, agent_id):
         contest = {"contested": True, "conflicts_with": list(dict.fromkeys([*rival.conflicts_with, note_id])), "slot": rival.slot or slot}

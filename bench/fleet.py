@@ -5,7 +5,9 @@ strongest raw baseline), and Reverie ("version B": a real local service driven o
 ``bench.served``). ``--arms`` runs only the arms it names (the ``raw`` baseline always runs).
 Held-out numbers are the ones to quote; the dev scenario is the one to tune on. Option
 ``reverie_every=N`` consolidates an agent during ingest once it has N new sessions (default: the
-trigger policy's ``min_new_sessions``; 0: only when the scenario ends).
+trigger policy's ``min_new_sessions``; 0: only when the scenario ends). Option
+``split=dev|heldout|both`` (default ``both``; ``--quick`` runs the held-out one unless told): tune
+with ``split=dev`` and run the held-out scenario once, at the end.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bench.eval.fleet import FleetConfig, Scenario, Split, fleet_scenario
 from bench.eval.metrics import QualityReport
 from bench.eval.rawlog import RawLog, RawLogArm
 from bench.eval.served import ReverieArm
+from reverie.errors import ConfigError
 
 BASELINE = "raw"
 _KINDS = ("own", "shared", "corrected", "control")
@@ -58,20 +61,31 @@ def _pct(value: float | None) -> float | None:
     return None if value is None else round(100 * value, 1)
 
 
+def _counted(report: QualityReport, name: str, value: float | None) -> str | None:
+    """A rate in percent with its count beside it, e.g. ``57.1 (12/21)``."""
+    count = report.counts.get(name)
+    if value is None or count is None:
+        return None if value is None else str(_pct(value))
+    return f"{_pct(value)} ({count[0]}/{count[1]})"
+
+
 def _retrieval_row(run: ArmRun) -> list:
     r = run.report
-    return [r.arm, _pct(r.hit_rate), *(_pct(r.hit_rate_by_kind.get(k)) for k in _KINDS), _pct(r.precision_at_k),
-            round(r.context_tokens), round(r.offtopic_tokens), _pct(r.context_savings), _pct(r.error_recurrence),
-            _pct(r.wrong_feedback_recalled), _pct(r.irrelevant_share), r.leaks, r.secrets_surfaced,
+    kinds = [_counted(r, f"hit_rate:{k}", r.hit_rate_by_kind.get(k)) for k in _KINDS]
+    return [r.arm, _counted(r, "hit_rate", r.hit_rate), *kinds, _pct(r.precision_at_k),
+            round(r.context_tokens), round(r.offtopic_tokens), _pct(r.context_savings),
+            _counted(r, "error_recurrence", r.error_recurrence),
+            _counted(r, "wrong_feedback_recalled", r.wrong_feedback_recalled),
+            _counted(r, "irrelevant_share", r.irrelevant_share), r.leaks, r.secrets_surfaced,
             r.injections_surfaced, round(run.retrieve_ms_mean, 1)]
 
 
 def _store_row(run: ArmRun) -> list:
     r = run.report
-    return [r.arm, r.notes, r.active_notes, _pct(r.dedup_rate), _pct(r.redundant_share), _pct(r.conflict_rate),
-            _pct(r.unresolved_contradictions), _pct(r.overturned_share), _pct(r.overturned_still_active),
-            _pct(r.wrong_feedback_kept), _pct(r.promotion_precision), _pct(r.promotion_recall), r.secrets_stored,
-            r.injections_shared, round(run.ingest_seconds + run.settle_seconds, 1)]
+    rates = ("dedup_rate", "redundant_share", "conflict_rate", "unresolved_contradictions", "overturned_share",
+             "overturned_still_active", "wrong_feedback_kept", "promotion_precision", "promotion_recall")
+    return [r.arm, r.notes, r.active_notes, *(_counted(r, name, getattr(r, name)) for name in rates),
+            r.secrets_stored, r.injections_shared, round(run.ingest_seconds + run.settle_seconds, 1)]
 
 
 _RETRIEVAL_COLUMNS = [
@@ -106,11 +120,24 @@ def _describe(scenario: Scenario) -> str:
             f"{len(t.canaries)} planted secrets")
 
 
+SPLITS: dict[str, tuple[Split, ...]] = {"dev": ("dev",), "heldout": ("heldout",), "both": ("heldout", "dev")}
+
+
+def splits_wanted(ctx: Context) -> tuple[Split, ...]:
+    """The scenarios option ``split`` names; by default both, or the held-out one for ``--quick``
+    (it checks the harness on the quoted scenario)."""
+    name = ctx.options.get("split", "heldout" if ctx.quick else "both")
+    if name not in SPLITS:
+        raise ConfigError(f"fleet option split={name!r} is not one of {sorted(SPLITS)}; "
+                          "pass --option split=dev to tune, split=heldout to quote")
+    return SPLITS[name]
+
+
 @register("fleet", "Fleet scenario: memory off vs raw-log stacking vs Reverie")
 def fleet(ctx: Context) -> Outcome:
     config = FleetConfig.quick() if ctx.quick else FleetConfig()
     outcome = Outcome(notes=["held-out is the scenario to quote; dev is the one tuned on"])
-    for split in ("heldout",) if ctx.quick else ("heldout", "dev"):  # --quick checks the harness on the quoted one
+    for split in splits_wanted(ctx):
         scenario = fleet_scenario(split, config)  # type: ignore[arg-type]
         runs, notes = _run(ctx, scenario)
         outcome.notes += [_describe(scenario), *notes]

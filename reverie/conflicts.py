@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from reverie.statements import Reading, read
+from reverie.statements import VERSIONED_UNITS, Reading, read
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting"]
 
@@ -33,8 +33,9 @@ class Conflict:
 
 
 def different_things(a: Reading, b: Reading) -> bool:
-    """Both name things by number and not the same ones ("pool 1" / "pool 2"): other slots, no merge."""
-    return bool(a.identifiers) and bool(b.identifiers) and a.identifiers != b.identifiers
+    """Both name things by number and none in common ("pool 1" / "pool 2"): other slots, no merge.
+    ("db 5433" beside "-p 5433 db 5433" names the same thing twice, not another one.)"""
+    return bool(a.identifiers) and bool(b.identifiers) and not a.identifiers & b.identifiers
 
 
 def conflict_between(a: Reading, b: Reading) -> Conflict | None:
@@ -60,7 +61,7 @@ def _polarity(a: Reading, b: Reading) -> Conflict | None:
 
 def _value(a: Reading, b: Reading) -> Conflict | None:
     for unit in sorted(set(a.values) & set(b.values)):
-        if not a.values[unit] & b.values[unit]:
+        if not _agree(unit, a.values[unit], b.values[unit]):
             return Conflict("value", f"different {unit} values")
     for x, y in ((a, b), (b, a)):
         for unit, asserted in x.values.items():
@@ -83,6 +84,15 @@ def _option(a: Reading, b: Reading) -> Conflict | None:
         if not picked_a[group] & picked_b[group]:
             return Conflict("option", "different exclusive options of the same setting")
     return None
+
+
+def _agree(unit: str, first: frozenset[float], second: frozenset[float]) -> bool:
+    """Some value in common; for a version, a bare major ("Python 3") agrees with any of its minors."""
+    if first & second:
+        return True
+    if unit not in VERSIONED_UNITS:
+        return False
+    return any(x == int(y) or y == int(x) for x in first for y in second if x.is_integer() != y.is_integer())
 
 
 def _setting(a: Reading, b: Reading) -> Conflict | None:

@@ -235,8 +235,8 @@ def _rule_type(event: Event, salience: Salience) -> NoteType | None:
         return "verified_fact"
     if "correction" in cues or "feedback" in cues:
         return "preference" if "preference" in cues and _FIRST_PERSON.search(event.text) else "constraint"
-    for cue, note_type in (("constraint", "constraint"),
-                           ("preference", "preference"), ("recovered", "lesson"), ("lesson", "lesson")):
+    for cue, note_type in (("constraint", "constraint"), ("preference", "preference"), ("recovered", "lesson"),
+                           ("lesson", "lesson"), ("outcome", "lesson"), ("addressed", "preference")):
         if cue == "recovered" and event.role in ("tool", "system"):
             continue  # a passing run after a failure is evidence; the lesson is what someone says about it
         if cue in cues:

@@ -3,7 +3,9 @@
 Salience comes from the agent's tags (``preference``, ``correction``, ``constraint``, ``lesson``,
 ``verified``, ``success``, ``risk``, ``procedure``), from its ``importance``, and from cues found in
 the text: a user correction, an explicit preference, a constraint, a verified result, a success
-after a tool error (needs the session), a constraint repeated across sessions (needs the replay).
+after a tool error (needs the session), a constraint repeated across sessions (needs the replay);
+and from who says it: a user telling how to serve them ("give me", "for me", "my reports") and an
+agent's or user's ``outcome`` report.
 A ``correction`` tag, a ``feedback`` event and a statement worded as a replacement always score at
 least the correction weight, so they reach extraction. Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
 """
@@ -60,7 +62,12 @@ CUES: dict[str, re.Pattern[str]] = {
 CUE_WEIGHTS: dict[str, float] = {
     "correction": 0.9, "preference": 0.7, "constraint": 0.75, "verified": 0.8, "lesson": 0.7,
     "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3, "feedback": 0.9,
+    "addressed": 0.7, "outcome": 0.75,
 }
+#: A user speaking of how to serve them ("give me", "for me", "my reports"): a preference, tagged or not.
+_ADDRESSED = re.compile(r"\b(?:me|my|mine)\b", re.IGNORECASE)
+_LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
+_MIN_CONTENT_WORDS = 3
 _CHATTER_WORDS = frozenset("""
 thanks thank you thx ty ok okay k great cool nice perfect sure yes yep yeah no nope fine good
 looks look sounds sound done running run checking check looking into on it will do doing working
@@ -143,11 +150,27 @@ def assess(event: Event) -> Salience:
     cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS] + text_cues(event.text, spoken=event.role in ("user", "assistant"))
     if event.kind == "feedback":
         cues.append("feedback")
+    cues += spoken_cues(event)
     if event.verified:
         cues.append("verified")
     weights = [TAG_WEIGHTS[c[4:]] if c.startswith("tag:") else CUE_WEIGHTS[c] for c in cues]
     score = max([event.importance, *weights])
     return Salience(round(score, 3), tuple(dict.fromkeys(cues)), instructions=findings)
+
+
+def spoken_cues(event: Event) -> list[str]:
+    """Cues of who says what, beyond the words: a user's statement about how to serve them
+    (``addressed``) and an agent's or user's report of an ``outcome`` (what happened and what it
+    taught). Questions and short remarks carry neither."""
+    text = event.text.strip()
+    if event.role not in ("user", "assistant") or text.endswith("?") or len(content_words(text)) < _MIN_CONTENT_WORDS:
+        return []
+    found = []
+    if event.role == "user" and event.kind in ("message", "feedback") and _ADDRESSED.search(_LET_ME.sub(" ", text)):
+        found.append("addressed")
+    if event.kind == "outcome":
+        found.append("outcome")
+    return found
 
 
 def assess_session(events: Sequence[Event]) -> list[Salience]:

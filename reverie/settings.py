@@ -95,6 +95,7 @@ class ConsolidationSettings(Section):
     max_new_notes_per_run: int = 200
     conflict_similarity: float = 0.58
     slot_similarity: float = 0.55
+    value_duplicate_similarity: float = 0.45
     correction_similarity: float = 0.35
     correction_overlap: float = 0.6
     activate_confidence: float = 0.5

@@ -63,11 +63,21 @@ _PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these i
     "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
     "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv",
 })
+#: Units whose values are versions: "Python 3" names no minor version, so it agrees with "Python 3.11".
+VERSIONED_UNITS = frozenset({
+    "version", "python", "node", "java", "postgres", "postgresql", "mysql", "redis", "ubuntu", "debian", "http",
+    "tls", "ipv",
+})
 _QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is an amount
     "top", "first", "last", "every", "max", "min", "maximum", "minimum", "limit", "least", "most",
     "over", "under", "above", "below", "around", "approximately", "than", "within", "after", "before",
 })
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z%]+)?", re.IGNORECASE)
+_HOST_PORT = re.compile(r"(?<![\w/@.-])[a-z][\w.-]*:(?P<port>\d{2,5})(?![\w.:])")  # "db-1.internal:5432"
+_PREFIXED = re.compile(  # "port 8080", "python=3.12", "Python 3.13.4", "version: 16.2"
+    r"\b(?P<unit>" + "|".join(sorted(_PREFIX_UNITS)) + r")\s*[=:]?\s*v?(?P<number>\d+(?:\.\d+)*)(?!\w|\.\d)",
+    re.IGNORECASE,
+)
 _SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
 OPTION_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     # exclusive settings an agent is told to choose between
@@ -243,10 +253,21 @@ def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]
             continue  # it names a thing
         following = match.group(2) or _next_word(lowered, match.end())
         _add_value(found, float(match.group(1)), following, default_unit)
-    for index in range(1, len(tokens)):
-        if tokens[index].isdigit() and tokens[index - 1] in _PREFIX_UNITS:
-            found.setdefault(tokens[index - 1], set()).add(float(tokens[index]))
+    for match in _PREFIXED.finditer(lowered):
+        found.setdefault(match.group("unit"), set()).add(version_value(match.group("number")))
+    for match in _HOST_PORT.finditer(lowered):
+        found.setdefault("port", set()).add(float(match.group("port")))
     return found
+
+
+def version_value(number: str) -> float:
+    """A setting's number as one comparable value: "5432" -> 5432.0, a dotted version by major and
+    minor ("3.13" -> 3.013, "3.13.4" -> 3.013, "3.1" -> 3.001, "3.10" -> 3.010): a patch level never
+    makes two versions differ, and 3.1 and 3.10 stay apart."""
+    parts = number.split(".")
+    if len(parts) == 1:
+        return float(parts[0])
+    return round(int(parts[0]) + int(parts[1]) / 1000, 6)
 
 
 def _next_word(text: str, end: int) -> str | None:
@@ -396,3 +417,52 @@ def slot_text(text: str) -> str:
     kept = ["#" if lemma(w.lower()) in _OPTION_WORDS or w.lower() in _NUMBER_WORDS else w for w in main.split()]
     masked = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", " ".join(kept))).strip(" ,;:-")
     return masked or text
+
+
+# --- values two statements agree on --------------------------------------------------------------
+_VALUE_NUMBER = re.compile(r"(?<![\w.])(?:\d{2,}(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w])")
+_VALUE_NAME = re.compile(r"(?<![\w-])[a-z][a-z]*(?:[-_][a-z]+)+(?![\w-])")
+
+
+def stated_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The values a statement names: numbers of two or more digits (or dotted), and hyphenated or
+    underscored names without digits ("events-main"; "worker-1" names an instance, not a value)."""
+    lowered = text.lower()
+    return frozenset(_VALUE_NUMBER.findall(lowered)), frozenset(_VALUE_NAME.findall(lowered))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Both statements name a value in common: a number when both name numbers, else a name."""
+    numbers_a, names_a = stated_values(a)
+    numbers_b, names_b = stated_values(b)
+    if numbers_a and numbers_b:
+        return bool(numbers_a & numbers_b)
+    if numbers_a or numbers_b:
+        return False
+    return bool(names_a & names_b)
+
+
+def _phrase_words(text: str) -> list[str]:
+    main, _ = split_contrast(_SENTENCE_END.split(text.strip(), maxsplit=1)[0])
+    return [w for w in content_words(main) if w not in VERBS and len(w) > 1]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+def phrases(text: str) -> frozenset[tuple[str, str]]:
+    """Pairs of consecutive content words of the first sentence's main clause, common verbs aside."""
+    kept = _phrase_words(text)
+    return frozenset(zip(kept, kept[1:]))
+
+
+def same_phrase(a: str, b: str) -> bool:
+    """One statement ends on a phrase the other says too ("... an email summary", "... in US Pacific
+    time"): a preference's value comes last, so "status reports as a table" and "status reports as a
+    bulleted list" share a phrase but not their ends."""
+    def last(text: str) -> tuple[str, str] | None:
+        kept = _phrase_words(text)
+        return (kept[-2], kept[-1]) if len(kept) >= 2 else None
+
+    ends = {last(a), last(b)} - {None}
+    return any(end in phrases(a) and end in phrases(b) for end in ends)

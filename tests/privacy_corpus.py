@@ -4,7 +4,8 @@ Each row is ``{"text": str, "canaries": [str, ...], "kinds": [str, ...]}``: ``ca
 exact substring of ``text`` that must never reach disk, of kind ``kinds[i]`` (the label the masker
 should give it); clean rows have no canaries. ``make_corpus.py`` there regenerates both halves; ``make_world_corpus.py``
 their extension (``<half>_world.jsonl``: many providers' tokens, national formats, prose), which a
-half's rows include.
+half's rows include; ``make_world2_corpus.py`` a second, blind held-out extension
+(``heldout_world2.jsonl``, written after the first held-out rows had been read to fix misses).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ class CorpusRow(TypedDict):
 
 
 def load_corpus(half: Half) -> list[CorpusRow]:
-    """The rows of one half, in file order: the original rows, then their extension's."""
+    """The rows of one half, in file order: the original rows, then their extensions'."""
     rows: list[CorpusRow] = []
-    for path in (CORPUS_DIR / f"{half}.jsonl", CORPUS_DIR / f"{half}_world.jsonl"):
+    for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in ("", "_world", "_world2")):
         if path.exists():
             with path.open(encoding="utf-8") as fh:
                 rows += [json.loads(line) for line in fh if line.strip()]

@@ -75,6 +75,30 @@ def test_versions_and_ports_are_values_not_names(a: str, b: str) -> None:
     assert found is not None and found.kind == "value"
 
 
+@pytest.mark.parametrize(("a", "b"), [
+    ("The api runs on Python 3.13, trust me.", "Runtime check for api: interpreter Python 3.11 (ok)"),
+    ("CI image for api reports python=3.12", "api runs on Python 3.13"),
+    ("Use Python 3.1 here.", "Use Python 3.10 here."),
+])
+def test_dotted_versions_differ_by_their_minor(a: str, b: str) -> None:
+    found = conflicting(a, b)
+    assert found is not None and found.kind == "value", (a, b)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("$ api/bin/python --version Python 3.13.4", "api runs on Python 3.13."),  # a patch level is no other version
+    ("Scripts need Python 3.", "The scripts run on Python 3.11."),             # a bare major names no minor
+])
+def test_versions_that_agree(a: str, b: str) -> None:
+    assert conflicting(a, b) is None
+
+
+def test_a_host_and_port_states_a_port() -> None:
+    found = conflicting("That's wrong, the ledger db uses port 5544.", "Port check ledger-db:15432 -> open")
+    assert found is not None and found.kind == "value"
+    assert "port" not in read("The standup is at 14:30.").values
+
+
 def test_identifiers_name_things_and_values_measure_them() -> None:
     assert identifiers("migration 0042 failed; see PR 311") == {"migration 42", "pr 311"}
     assert identifiers("round to 2 decimals, at most 30 deploys, in 1998") == frozenset()

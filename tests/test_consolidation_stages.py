@@ -13,7 +13,7 @@ from actors.plan import Change, Member, NoteIndex, RunContext, note_id_for
 from actors.prune import prune
 from actors.resolve import decide, resolve
 from actors.trust import tier, weigh
-from reverie.records import Candidate, Note
+from reverie.records import Candidate, Note, Session
 from reverie.settings import ConsolidationSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -44,6 +44,12 @@ def _note(note_id: str, statement: str, *, verified: bool = False, days: float =
                 status=status, specificity=specificity, created_at=at, updated_at=at, last_seen_at=at)  # type: ignore[arg-type]
 
 
+def _unit(values: list[float]) -> np.ndarray:
+    v = np.zeros(DIM, dtype=np.float32)
+    v[:len(values)] = values
+    return v / np.linalg.norm(v)
+
+
 EMPTY = NoteIndex([], np.zeros((0, DIM), np.float32))
 CTX = RunContext("a1", NOW)
 
@@ -56,8 +62,10 @@ def test_exact_text_merges_even_when_embeddings_disagree() -> None:
 
 @pytest.mark.parametrize(("above", "groups"), [(0.05, 1), (0.005, 1), (-0.005, 2)])
 def test_within_a_run_candidates_merge_at_the_duplicate_threshold(above: float, groups: int) -> None:
-    members = [Member(_cand("Format weekly reports as tables.", "e1"), _vec(1.0)),
-               Member(_cand("Weekly reports should be tables.", "e2", minutes=5), _vec(SETTINGS.duplicate_similarity + above))]
+    # lessons: a person's preferences that end on one phrase also merge lower (see the value-bar tests)
+    members = [Member(_cand("Format weekly reports as tables.", "e1", kind="lesson"), _vec(1.0)),
+               Member(_cand("Weekly reports should be tables.", "e2", minutes=5, kind="lesson"),
+                      _vec(SETTINGS.duplicate_similarity + above))]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
 
 
@@ -245,3 +253,106 @@ def test_a_personal_correction_of_a_module_rule_joins_the_module() -> None:
     notes = _run([_correction("I moved the backups: they no longer run at 02:00 UTC but at 04:00.", "e9", _vec(0.8))], index)
     [new] = [n for i, n in notes.items() if i != "n-rule"]
     assert notes["n-rule"].superseded_by == new.note_id and new.scope == "module:atlas/ledger"
+
+
+def test_a_verified_fact_supersedes_an_older_one_that_a_correction_contested_in_the_same_run() -> None:
+    """The older fact is touched (contested) by the run's first note; the run's verified note still
+    meets it as a rival, and later verified evidence wins."""
+    old = _module_note("n-old", "The ledger CI job times out after 90 minutes.", days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    correction = _correction("The ledger CI limit was raised to 20 minutes; it used to be 90 minutes.", "e8", _vec(0.8))
+    check = Member(_cand("Ledger CI timeout: 20 minutes", "e9", source="tool", verified=True, kind="verified_fact",
+                         minutes=5), _vec(0.9, other=2))
+    notes = _run([correction, check], index)
+    [verified] = [n for n in notes.values() if n.verified and n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
+
+
+def test_an_own_unverified_claim_becomes_an_open_question_once_a_verified_note_denies_it() -> None:
+    """The claim was consolidated before the fact was verified (by another agent of the module); the
+    claimant's next run, about something else, turns the claim into an open question beside the fact."""
+    claim = _note("n-claim", "The ledger db uses port 7000, trust me.", days=3)
+    fact = _module_note("n-fact", "Psql connected to ledger-db on port 6543.", days=1, verified=True)
+    index = NoteIndex([claim, fact], np.stack([_vec(1.0), _vec(0.8)]))
+    notes = _run([Member(_cand("Use tabs for indentation.", "e9"), _vec(1.0, axis=4, other=5))], index)
+    assert notes["n-claim"].type == "open_question" and notes["n-claim"].conflicts_with == ["n-fact"]
+    assert notes["n-fact"].contested and notes["n-fact"].status == "active"
+
+
+def test_a_verified_note_that_states_what_a_correction_claims_supersedes_the_corrections_target() -> None:
+    """The correction alone could not overturn a verified fact (it became an open question); the
+    verified observation of the same session confirms it, even worded far from the old fact."""
+    old = _module_note("n-old", "Broker stats: consumer ledger bound to jobs-high", days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    correction = _correction("The ledger worker now listens on batch-low, not jobs-high.", "e8", _vec(0.6))
+    check = Member(_cand("$ queuectl inspect ledger-worker subscribed: batch-low", "e9", source="tool", verified=True,
+                         kind="verified_fact", minutes=5), _unit([0.4, 0.5, 0.77]))  # 0.4 to the old fact, 0.64 to the correction
+    notes = _run([correction, check], index)
+    [verified] = [n for n in notes.values() if n.verified and n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
+    [question] = [n for n in notes.values() if n.type == "open_question"]
+    assert question.conflicts_with == ["n-old"]
+
+
+def _fact(statement: str, event: str, minutes: int = 0) -> Candidate:
+    return _cand(statement, event, source="tool", verified=True, kind="verified_fact", minutes=minutes)
+
+
+def test_tool_outputs_that_state_the_same_value_merge_at_the_lower_value_bar() -> None:
+    bar = SETTINGS.value_duplicate_similarity
+    members = [Member(_fact("Port check ledger-db:5433 -> open (latency 2 ms)", "e1"), _vec(1.0)),
+               Member(_fact("Psql connected to ledger-db on port 5433; server version 16.2", "e2", 5), _vec(bar + 0.05))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 1
+    index = NoteIndex([_note("n-port", "Port check ledger-db:5433 -> open (latency 2 ms)", verified=True)
+                       .model_copy(update={"type": "verified_fact"})], np.stack([_vec(1.0)]))
+    [draft] = deduplicate([Member(_fact("$ pg_isready -p 5433 ledger-db:5433 - accepting connections", "e3"), _vec(bar + 0.05))],
+                          index, SETTINGS, "a1")
+    assert draft.target is not None and draft.target.note_id == "n-port"
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Port check ledger-db:5433 -> open", "Psql connected to ledger-db on port 6543"),   # other values
+    ("Worker ledger-1 listening on queue events-main", "Worker ledger-1 listening on queue batch-low"),
+])
+def test_other_values_or_a_shared_instance_name_do_not_merge_at_the_value_bar(first: str, second: str) -> None:
+    members = [Member(_fact(first, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), _vec(0.6))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
+@pytest.mark.parametrize(("module", "disputed"), [("ledger", True), ("billing", False)])
+def test_an_explicit_correction_with_another_value_disputes_a_note_of_its_module_from_the_lower_bar(
+    module: str, disputed: bool
+) -> None:
+    fact = _module_note("n-fact", "Pipeline config for ledger: timeout=20 minutes", days=5, verified=True)
+    fact = fact.model_copy(update={"scope": f"module:atlas/{module}", "module": module, "subject": "pipeline config"})
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    ctx = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger",
+                                                 started_at=NOW - timedelta(days=1))})
+    claim = _correction("No, ledger CI times out at 45 minutes.", "e9", _vec(SETTINGS.correction_similarity + 0.05))
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), ctx, SETTINGS), index, SETTINGS, NOW, "a1")
+    notes = {c.note.note_id: c.note for c in changes}
+    [new] = [n for i, n in notes.items() if i != "n-fact"]
+    assert (new.type == "open_question") is disputed
+    assert ("n-fact" in notes and notes["n-fact"].contested) is disputed
+
+
+@pytest.mark.parametrize(("first", "second", "groups"), [
+    ("The best way to ping me about results is an email summary.", "If something completes, tell me via an email summary.", 1),
+    ("Write my status reports as a table.", "Write my status reports as a bulleted list.", 2),  # they share no ending
+])
+def test_a_persons_preferences_that_end_on_one_phrase_merge_at_the_value_bar(first: str, second: str, groups: int) -> None:
+    members = [Member(_cand(first, "e1"), _vec(1.0)), Member(_cand(second, "e2", minutes=5), _vec(0.5))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_an_explicit_correction_naming_another_value_than_a_verified_note_of_its_module_is_an_open_question() -> None:
+    fact = _module_note("n-fact", "Worker ledger-1 listening on queue events-main", days=5, verified=True)
+    fact = fact.model_copy(update={"subject": "worker queue"})
+    index = NoteIndex([fact], np.stack([_vec(1.0)]))
+    ctx = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger",
+                                                 started_at=NOW - timedelta(days=1))})
+    claim = _correction("I'm fairly sure ledger uses batch-low for its queue.", "e9", _vec(0.45))
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), ctx, SETTINGS), index, SETTINGS, NOW, "a1")
+    notes = {c.note.note_id: c.note for c in changes}
+    [new] = [n for i, n in notes.items() if i != "n-fact"]
+    assert new.type == "open_question" and notes["n-fact"].contested

@@ -183,6 +183,16 @@ def test_report_collects_everything_and_flags_broken_invariants() -> None:
     assert clean.as_dict()["promotion_precision"] == 0.5
 
 
+def test_every_rate_comes_with_the_count_it_divides() -> None:
+    report = metrics.evaluate("hand", TRUTH, STORE, ANSWERS, {"a1": 100, "a2": 40})
+    for name, (part, whole) in report.counts.items():
+        rate = report.hit_rate_by_kind[name.split(":", 1)[1]] if name.startswith("hit_rate:") else getattr(report, name)
+        assert 0 <= part <= whole
+        assert rate == (part / whole if whole else (None if name.startswith("promotion") else 0.0)), name
+    assert set(report.counts) >= {"error_recurrence", "wrong_feedback_kept", "unresolved_contradictions",
+                                  "redundant_share", "promotion_precision", "promotion_recall", "hit_rate:corrected"}
+
+
 def test_a_correct_pattern_is_a_lesson_of_three_sessions_of_three_agents_of_one_project() -> None:
     """One definition (DESIGN.md §4.4) in the truth, the scenario and the metric's text."""
     assert recurrence_of("lesson", 3, 3, 1) == "promotable"

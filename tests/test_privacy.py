@@ -77,6 +77,17 @@ def test_the_world_extension_of_the_held_out_half_is_large_enough() -> None:
             "ssn"} <= set(kinds)
 
 
+def test_the_blind_second_held_out_extension_is_large_enough() -> None:
+    """heldout_world2.jsonl, written without reading the detectors: the same bar as the first."""
+    rows = [json.loads(line) for line in (CORPUS_DIR / "heldout_world2.jsonl").read_text().splitlines()]
+    kinds = [k for row in rows for k in row["kinds"]]
+    assert len(kinds) >= 100 and len(set(kinds)) >= 40
+    assert sum(not row["canaries"] for row in rows) >= 100
+    assert {"google_api_key", "huggingface_token", "twilio_api_key", "password", "phone", "ssn",
+            "uk_nino", "ca_sin", "fr_nir", "de_tax_id", "aadhaar", "iban", "card_number",
+            "email"} <= set(kinds)
+
+
 # ---- recall, precision, labels -------------------------------------------------------------------
 
 def test_no_canary_survives(half: list[tuple[CorpusRow, Masked]]) -> None:

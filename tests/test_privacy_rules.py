@@ -99,6 +99,56 @@ def test_the_kinds_of_the_issue_are_masked_with_their_labels(
     assert masker.mask(out.text).text == out.text
 
 
+# ---- providers gitleaks lacks, labels named like ours, prose in German -----------------------------
+
+A40 = "Zq8Lm2Xp4Rt6Vb9Nc1Dw3Ks5Jh7Gf0Ae2Uy4Io6P"  # 40 mixed alphanumerics, no meaning
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    (f"docker login -u ci --password-stdin <<< dckr_pat_{A40[:27]}", "dockerhub_token"),
+    (f"figma token figd_{A40}", "figma_token"),
+    ("SUPABASE=sbp_" + "3fa9" * 10, "supabase_token"),
+    (f"key gsk_{A40}{A40[:12]}", "groq_key"),
+    (f"use r8_{A40[:37]} for replicate", "replicate_token"),
+    ("LANGCHAIN_API_KEY=lsv2_sk_" + "0a1b" * 8 + "_" + "9f8e7d6c5b", "langsmith_key"),
+    ("bk token bkua_" + "c0ffee42" * 5, "buildkite_token"),
+    (f"VAULT_TOKEN=hvb.{A40}{A40}", "vault_token"),
+    (f"token sk.eyJ1IjoiZGV2In0{A40[:6]}.{A40[:22]}", "mapbox_token"),
+    (f"op: ops_eyJ{A40 * 3}", "onepassword_token"),
+    (f"dbx sl.{A40 * 4}", "dropbox_token"),
+    (f"integration secret_{A40}{A40[:3]}", "notion_token"),
+    (f"bot.run(\"OTk4NzY1NDMyMTAxMjM0NTY3.{A40[:6]}.{A40[:38]}\")", "discord_token"),
+    ("datadog:\n  app_key: " + "ab12" * 10, "datadog_key"),
+    ("heroku: our api token is 0b9e3a52-6c1d-4e7f-8a2b-3c4d5e6f7a8b", "heroku_key"),
+    ("mailgun sending key key-" + "0123abcd" * 4, "mailgun_key"),
+    ("HEROKU_API_KEY=HRKU-AA" + A40 + A40[:18], "heroku_key"),             # gitleaks' rule, our name
+    ("git push https://bot: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@huggingface.co/acme/m", "huggingface_token"),
+])
+def test_more_providers_are_masked_under_their_own_label(masker: Masker, text: str, label: str) -> None:
+    out = masker.mask(text)
+    assert f"[SECRET:{label}]" in out.text, out.text
+    assert masker.mask(out.text).text == out.text
+
+
+@pytest.mark.parametrize("text", [
+    "Das Passwort lautet Kx7!vRq2mLp9, bitte sofort ändern.",
+    "Le mot de passe est Qz4#wTn8bYv1 pour le serveur.",
+])
+def test_passwords_in_german_and_french_prose_are_masked(masker: Masker, text: str) -> None:
+    assert "[SECRET:password]" in masker.mask(text).text
+
+
+@pytest.mark.parametrize("text", [
+    "Das Passwort ist falsch.",
+    "Le mot de passe est obligatoire.",
+    "heroku apps:info shows the app id 0b9e3a52-6c1d-4e7f-8a2b-3c4d5e6f7a8b",
+    "the secret_santa_assignments table has 12 rows",
+    "see section 4.2 of the Discord developer docs",
+])
+def test_near_misses_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
 # ---- phone regions -------------------------------------------------------------------------------
 
 def test_national_numbers_are_read_in_the_configured_regions() -> None:

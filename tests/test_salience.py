@@ -131,3 +131,32 @@ def test_stories_and_feelings_worded_like_rules_are_not_rules(text: str) -> None
 ])
 def test_rules_stay_rules(text: str, cue: str) -> None:
     assert cue in text_cues(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Give me review comments grouped by file.", "Completion alerts should reach me as a chat message.",
+    "When you review my code, list the findings ordered by severity.",
+])
+def test_a_user_telling_how_to_serve_them_is_a_preference_without_tags(text: str) -> None:
+    event = _event(1, text)
+    salience = assess(event)
+    assert "addressed" in salience.cues and salience.salient(0.5)
+    [candidate] = RuleExtractor(0.5).extract([Scored(event, salience)])
+    assert candidate.type == "preference" and candidate.scope == "personal:a1"
+
+
+@pytest.mark.parametrize(("text", "role", "kind"), [
+    ("Let me check the deploy part of billing.", "user", "message"),    # progress, not about the user
+    ("Can you send me the report layout?", "user", "message"),          # a question
+    ("Give me review comments grouped by file.", "assistant", "message"),  # the agent's own words
+])
+def test_near_misses_of_the_addressed_cue(text: str, role: str, kind: str) -> None:
+    assert "addressed" not in assess(_event(1, text, role=role, kind=kind)).cues
+
+
+def test_an_agents_outcome_report_is_a_lesson_without_tags() -> None:
+    event = _event(1, "The export crashed on naive datetimes; use aware UTC everywhere.", role="assistant", kind="outcome")
+    salience = assess(event)
+    assert "outcome" in salience.cues
+    [candidate] = RuleExtractor(0.5).extract([Scored(event, salience)])
+    assert candidate.type == "lesson"

@@ -21,6 +21,9 @@ state (:meth:`Truth.items_of`); its *primary* item is the one most of its eviden
 | leaks | injected items the asker may not read (by scope or by any evidence event) — must be 0 |
 | secrets surfaced, stored | injected items / stored notes holding a planted canary verbatim — must be 0 |
 | injections surfaced, shared | injected items citing an injection attempt; shared-scope notes citing one |
+
+Every rate but context savings comes with its count, (how many, out of how many), in
+``QualityReport.counts`` (:func:`counts`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from bench.eval.truth import Query, Truth
 
 Answer = tuple[Query, Retrieval]
+Count = tuple[int, int]
+"""(how many, out of how many): the count behind a rate, reported beside it."""
 _Carried = tuple[StoredNote, frozenset[str], frozenset[str]]
 _SPACE = re.compile(r"\W+")
 _RATES = (
@@ -64,17 +69,30 @@ def _knowledge(truth: Truth, notes: Iterable[StoredNote]) -> list[StoredNote]:
     return [n for n in notes if n.status != "deleted" and truth.items_of(n.evidence)]
 
 
+def ratio(count: Count) -> float:
+    return count[0] / count[1] if count[1] else 0.0
+
+
 # --- the store -------------------------------------------------------------------------------
-def dedup_rate(truth: Truth, notes: Sequence[StoredNote]) -> float:
+def dedup_count(truth: Truth, notes: Sequence[StoredNote]) -> Count:
+    """(knowledge events folded into another's note, knowledge events cited)."""
     kept = [n for n in _knowledge(truth, notes) if n.type != "pattern"]
     events = {e for n in kept for e in n.evidence if (label := truth.labels.get(e)) and label.item_id}
-    return max(0.0, 1.0 - len(kept) / len(events)) if events else 0.0
+    return max(0, len(events) - len(kept)), len(events)
+
+
+def dedup_rate(truth: Truth, notes: Sequence[StoredNote]) -> float:
+    return ratio(dedup_count(truth, notes))
+
+
+def redundant_count(truth: Truth, notes: Sequence[StoredNote]) -> Count:
+    active = _active(notes)
+    groups = Counter(_redundancy_key(truth, n) for n in active)
+    return sum(size - 1 for size in groups.values()), len(active)
 
 
 def redundant_share(truth: Truth, notes: Sequence[StoredNote]) -> float:
-    active = _active(notes)
-    groups = Counter(_redundancy_key(truth, n) for n in active)
-    return sum(size - 1 for size in groups.values()) / len(active) if active else 0.0
+    return ratio(redundant_count(truth, notes))
 
 
 def _redundancy_key(truth: Truth, note: StoredNote) -> tuple[str, str]:
@@ -82,11 +100,15 @@ def _redundancy_key(truth: Truth, note: StoredNote) -> tuple[str, str]:
     return (note.scope, f"item:{item}" if item else "text:" + _SPACE.sub(" ", note.text.lower()).strip())
 
 
-def conflict_rate(truth: Truth, notes: Sequence[StoredNote]) -> float:
+def conflict_count(truth: Truth, notes: Sequence[StoredNote]) -> Count:
     live = [n for n in _active(notes) if n.type != "open_question"]
     carried = [(n, truth.items_of(n.evidence), truth.readers(n.scope)) for n in live]
     conflicted = sum(1 for note in carried if _contradicted(truth, note, carried))
-    return conflicted / len(_active(notes)) if _active(notes) else 0.0
+    return conflicted, len(_active(notes))
+
+
+def conflict_rate(truth: Truth, notes: Sequence[StoredNote]) -> float:
+    return ratio(conflict_count(truth, notes))
 
 
 def _contradicted(truth: Truth, note: _Carried, others: list[_Carried]) -> bool:
@@ -99,11 +121,14 @@ def _contradicted(truth: Truth, note: _Carried, others: list[_Carried]) -> bool:
     return any(against & other_items and readers & other_readers for _, other_items, other_readers in others)
 
 
-def unresolved_contradictions(truth: Truth, notes: Sequence[StoredNote]) -> float:
+def unresolved_count(truth: Truth, notes: Sequence[StoredNote]) -> Count:
     pairs = {frozenset((i.item_id, other)) for i in truth.items.values() if (other := i.superseded_by or i.contradicts)}
     live = [(truth.items_of(n.evidence), truth.readers(n.scope)) for n in _active(notes) if n.type != "open_question"]
-    unresolved = sum(1 for pair in pairs if _both_live(pair, live))
-    return unresolved / len(pairs) if pairs else 0.0
+    return sum(1 for pair in pairs if _both_live(pair, live)), len(pairs)
+
+
+def unresolved_contradictions(truth: Truth, notes: Sequence[StoredNote]) -> float:
+    return ratio(unresolved_count(truth, notes))
 
 
 def _both_live(pair: frozenset[str], live: list[tuple[frozenset[str], frozenset[str]]]) -> bool:
@@ -113,23 +138,33 @@ def _both_live(pair: frozenset[str], live: list[tuple[frozenset[str], frozenset[
     return bool(readers_first & readers_second)
 
 
-def overturned(truth: Truth, notes: Sequence[StoredNote]) -> tuple[float, float]:
-    """(share of knowledge notes stating only overturned items, share of those still active)."""
+def overturned_counts(truth: Truth, notes: Sequence[StoredNote]) -> tuple[Count, Count]:
+    """(knowledge notes stating only overturned items, of knowledge notes), (of those, still active)."""
     knowledge = _knowledge(truth, notes)
     bad = [n for n in knowledge if all(truth.overturned(i) for i in truth.items_of(n.evidence))]
     live = [n for n in bad if n.status == "active" and n.type != "open_question"]
-    return (len(bad) / len(knowledge) if knowledge else 0.0, len(live) / len(bad) if bad else 0.0)
+    return (len(bad), len(knowledge)), (len(live), len(bad))
 
 
-def wrong_feedback_kept(truth: Truth, notes: Sequence[StoredNote]) -> float:
+def overturned(truth: Truth, notes: Sequence[StoredNote]) -> tuple[float, float]:
+    """(share of knowledge notes stating only overturned items, share of those still active)."""
+    share, still = overturned_counts(truth, notes)
+    return ratio(share), ratio(still)
+
+
+def wrong_feedback_kept_count(truth: Truth, notes: Sequence[StoredNote]) -> Count:
     wrong = {i.item_id for i in truth.items.values() if i.role == "wrong"}
     live = [n for n in _active(notes) if n.type != "open_question"]
     kept = {i for n in live for i in truth.items_of(n.evidence) & wrong}
-    return len(kept) / len(wrong) if wrong else 0.0
+    return len(kept), len(wrong)
 
 
-def promotion(truth: Truth, notes: Sequence[StoredNote]) -> tuple[float | None, float | None]:
-    """(precision, recall) of promotion; None where there is nothing to divide by.
+def wrong_feedback_kept(truth: Truth, notes: Sequence[StoredNote]) -> float:
+    return ratio(wrong_feedback_kept_count(truth, notes))
+
+
+def promotion_counts(truth: Truth, notes: Sequence[StoredNote]) -> tuple[Count, Count]:
+    """(correct active patterns, active patterns), (promotable items reached, promotable items).
 
     A correct pattern is an active pattern whose primary item is ``promotable`` (a lesson of >= 3
     sessions of >= 3 agents of one project); recall is the share of those items some active pattern
@@ -139,7 +174,13 @@ def promotion(truth: Truth, notes: Sequence[StoredNote]) -> tuple[float | None, 
     primaries = [primary_item(truth, n.evidence) for n in patterns]
     right = sum(1 for p in primaries if p in promotable)
     reached = {i for n in patterns for i in truth.items_of(n.evidence) & promotable}
-    return (right / len(patterns) if patterns else None, len(reached) / len(promotable) if promotable else None)
+    return (right, len(patterns)), (len(reached), len(promotable))
+
+
+def promotion(truth: Truth, notes: Sequence[StoredNote]) -> tuple[float | None, float | None]:
+    """(precision, recall) of promotion (:func:`promotion_counts`); None where there is nothing to divide by."""
+    precision, recall = promotion_counts(truth, notes)
+    return (ratio(precision) if precision[1] else None, ratio(recall) if recall[1] else None)
 
 
 def secrets_in(truth: Truth, texts: Iterable[str]) -> int:
@@ -161,10 +202,14 @@ def _answerable(answers: Sequence[Answer]) -> list[Answer]:
     return [(q, r) for q, r in answers if q.targets]
 
 
-def hit_rate(truth: Truth, answers: Sequence[Answer], k: int = 5) -> float:
+def hit_count(truth: Truth, answers: Sequence[Answer], k: int = 5) -> Count:
     scored = _answerable(answers)
     hits = sum(1 for q, r in scored if any(carries(truth, i.evidence, q.targets) for i in r.items[:k]))
-    return hits / len(scored) if scored else 0.0
+    return hits, len(scored)
+
+
+def hit_rate(truth: Truth, answers: Sequence[Answer], k: int = 5) -> float:
+    return ratio(hit_count(truth, answers, k))
 
 
 def precision_at_k(truth: Truth, answers: Sequence[Answer], k: int = 5) -> float:
@@ -173,23 +218,34 @@ def precision_at_k(truth: Truth, answers: Sequence[Answer], k: int = 5) -> float
     return sum(found) / len(found) if found else 0.0
 
 
-def error_recurrence(truth: Truth, answers: Sequence[Answer]) -> float:
+def error_recurrence_count(truth: Truth, answers: Sequence[Answer]) -> Count:
     corrected = [(q, r) for q, r in answers if q.kind == "corrected"]
     back = sum(1 for q, r in corrected if any(carries(truth, i.evidence, q.stale) for i in r.items))
-    return back / len(corrected) if corrected else 0.0
+    return back, len(corrected)
 
 
-def wrong_feedback_recalled(truth: Truth, answers: Sequence[Answer]) -> float:
+def error_recurrence(truth: Truth, answers: Sequence[Answer]) -> float:
+    return ratio(error_recurrence_count(truth, answers))
+
+
+def wrong_feedback_recalled_count(truth: Truth, answers: Sequence[Answer]) -> Count:
     controls = [(q, r) for q, r in answers if q.kind == "control"]
     adopted = sum(1 for q, r in controls if any(
         i.type != "open_question" and carries(truth, i.evidence, q.stale) for i in r.items))
-    return adopted / len(controls) if controls else 0.0
+    return adopted, len(controls)
+
+
+def wrong_feedback_recalled(truth: Truth, answers: Sequence[Answer]) -> float:
+    return ratio(wrong_feedback_recalled_count(truth, answers))
+
+
+def irrelevant_count(truth: Truth, answers: Sequence[Answer]) -> Count:
+    items = [(q, i) for q, r in answers for i in r.items]
+    return sum(1 for q, i in items if not carries(truth, i.evidence, q.targets)), len(items)
 
 
 def irrelevant_share(truth: Truth, answers: Sequence[Answer]) -> float:
-    items = [(q, i) for q, r in answers for i in r.items]
-    off = sum(1 for q, i in items if not carries(truth, i.evidence, q.targets))
-    return off / len(items) if items else 0.0
+    return ratio(irrelevant_count(truth, answers))
 
 
 def mean_tokens(answers: Sequence[Answer], kind: str | None = None) -> float:
@@ -252,6 +308,9 @@ class QualityReport:
     injections_shared: int
     unknown_evidence: int
     hit_rate_by_kind: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, Count] = field(default_factory=dict)
+    """(how many, out of how many) behind each rate that has one, by the rate's name (``hit_rate:<kind>``
+    for the rates by kind)."""
 
     def problems(self) -> list[str]:
         """Broken invariants: leaks, secrets, rates outside [0, 1]. Empty when all hold."""
@@ -262,6 +321,24 @@ class QualityReport:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def counts(truth: Truth, notes: Sequence[StoredNote], answers: Sequence[Answer], k: int = 5) -> dict[str, Count]:
+    """The counts behind the rates of :class:`QualityReport` (context savings, a mean, has none)."""
+    share, still = overturned_counts(truth, notes)
+    precision, recall = promotion_counts(truth, notes)
+    kinds = sorted({q.kind for q, _ in answers if q.targets})
+    return {
+        "dedup_rate": dedup_count(truth, notes), "redundant_share": redundant_count(truth, notes),
+        "hit_rate": hit_count(truth, answers, k), "conflict_rate": conflict_count(truth, notes),
+        "unresolved_contradictions": unresolved_count(truth, notes),
+        "error_recurrence": error_recurrence_count(truth, answers),
+        "wrong_feedback_recalled": wrong_feedback_recalled_count(truth, answers),
+        "wrong_feedback_kept": wrong_feedback_kept_count(truth, notes), "overturned_share": share,
+        "overturned_still_active": still, "irrelevant_share": irrelevant_count(truth, answers),
+        "promotion_precision": precision, "promotion_recall": recall,
+        **{f"hit_rate:{kind}": hit_count(truth, [(q, r) for q, r in answers if q.kind == kind], k) for kind in kinds},
+    }
 
 
 def evaluate(arm: str, truth: Truth, notes: Sequence[StoredNote], answers: Sequence[Answer],
@@ -283,4 +360,5 @@ def evaluate(arm: str, truth: Truth, notes: Sequence[StoredNote], answers: Seque
         secrets_stored=secrets_in(truth, (n.text for n in notes)), injections_surfaced=injections_surfaced(truth, answers),
         injections_shared=injections_shared(truth, notes), unknown_evidence=unknown_evidence(truth, answers),
         hit_rate_by_kind={kind: hit_rate(truth, [(q, r) for q, r in answers if q.kind == kind], k) for kind in kinds},
+        counts=counts(truth, notes, answers, k),
     )

@@ -1,6 +1,8 @@
 """Our own secret patterns, for what neither gitleaks' rule set (:mod:`reverie.privacy.ruleset`)
 nor detect-secrets' plugins cover: PEM and PuTTY private-key blocks over many lines (also
-JSON-escaped), AWS secret keys by their key name, ``password = ...`` assignments in code, config
+JSON-escaped), provider tokens gitleaks lacks (Docker Hub, Figma, Supabase, Groq, Replicate,
+LangSmith, Buildkite, Vault batch, Mapbox secret, 1Password, Dropbox, Notion, Discord, Datadog,
+legacy Heroku and Mailgun keys), AWS secret keys by their key name, ``password = ...`` assignments in code, config
 and env files, credentials in URLs and command lines, bearer headers, and legacy OpenAI keys.
 """
 
@@ -28,6 +30,55 @@ STRIPE_WEBHOOK_SECRET = re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,}")
 NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
 # Doppler token formats (docs.doppler.com, "Token formats"): gitleaks knows personal tokens only.
 DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b")
+# Provider tokens whose prefix alone is distinctive, which gitleaks 8.30.1 lacks, or knows only
+# after an assignment naming the provider, or only at a length the provider does not promise.
+PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    # Docker Hub personal and organization access tokens (docs.docker.com, "Access tokens").
+    ("dockerhub_token", re.compile(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{24,}"), ("dckr_",)),
+    # Figma personal access tokens (Figma REST API, "Authentication").
+    ("figma_token", re.compile(r"\bfig[dou]_[A-Za-z0-9_\-]{36,}"), ("fig",)),
+    # Supabase personal access tokens (supabase.com/docs, "Management API").
+    ("supabase_token", re.compile(r"\bsbp_[a-f0-9]{40}\b"), ("sbp_",)),
+    # Groq API keys (console.groq.com/docs, "API keys").
+    ("groq_key", re.compile(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
+    # Replicate API tokens (replicate.com/docs, "Authentication").
+    ("replicate_token", re.compile(r"\br8_[A-Za-z0-9]{36,}\b"), ("r8_",)),
+    # LangSmith personal and service keys (docs.smith.langchain.com, "Create an API key").
+    ("langsmith_key", re.compile(r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"), ("lsv2_",)),
+    # Buildkite API access tokens (buildkite.com/docs/apis, "Managing API access tokens").
+    ("buildkite_token", re.compile(r"\bbkua_[a-f0-9]{40}\b"), ("bkua_",)),
+    # HashiCorp Vault 1.10+ tokens: service "hvs.", batch "hvb.", recovery "hvr." (Vault docs,
+    # "Tokens"); gitleaks wants 138 characters for a batch token, shorter ones are as secret.
+    ("vault_token", re.compile(r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"), ("hvs.", "hvb.", "hvr.")),
+    # Mapbox secret tokens "sk.eyJ…" (docs.mapbox.com, "Access tokens"); gitleaks has "pk." only.
+    ("mapbox_token", re.compile(r"\bsk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{20,}"), ("sk.eyj",)),
+    # 1Password service account tokens "ops_eyJ…" (developer.1password.com, "Service accounts").
+    ("onepassword_token", re.compile(r"\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}"), ("ops_eyj",)),
+    # Dropbox short-lived access tokens "sl." (Dropbox OAuth guide); gitleaks wants exactly 135
+    # characters after "dropbox =".
+    ("dropbox_token", re.compile(r"\bsl\.[A-Za-z0-9_=\-]{120,}"), ("sl.",)),
+    # Notion internal integration secrets, "secret_" and 43 alphanumerics (before 2024's "ntn_").
+    ("notion_token", re.compile(r"\bsecret_[A-Za-z0-9]{43}\b"), ("secret_",)),
+    # Discord bot tokens: base64 of the bot's snowflake id ("M", "N" or "O" first), a 6-character
+    # timestamp and an HMAC (discord.com/developers/docs, "Authentication").
+    ("discord_token", re.compile(r"(?<![\w\-.])[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w\-])"),
+     ()),
+)
+# Datadog API keys (32 hex) and application keys (40 hex) under their usual names
+# (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key).
+DATADOG_KEY = re.compile(
+    r"(?i)\b(?:dd_|datadog_)?(?:api|app|application)_?key\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?"
+    r"(?P<v>[a-f0-9]{40}|[a-f0-9]{32})\b"
+)
+# Legacy Heroku API keys are UUIDs, printed by ``heroku auth:token`` (devcenter.heroku.com,
+# "Heroku CLI authentication"): a UUID on a line that names Heroku and a token or key.
+HEROKU_UUID = re.compile(
+    r"(?i)\bheroku\b[^\n]{0,60}?(?:token|key|auth)[^\n]{0,40}?"
+    r"(?P<v>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"
+)
+# Mailgun private API keys, "key-" and 32 hex digits (documentation.mailgun.com, "API keys"), in a
+# text that names Mailgun (gitleaks wants them straight after "mailgun =").
+MAILGUN_KEY = re.compile(r"\bkey-[a-f0-9]{32}\b")
 # AWS secret access keys: 40 base64 characters, found by their key name (AWS IAM user guide).
 AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
@@ -110,7 +161,12 @@ def own_secret_detectors() -> tuple[Detector, ...]:
                locate: Locate = whole_match) -> PatternDetector:
         return PatternDetector("SECRET", label, pattern, triggers, locate)
 
+    prefixed = tuple(secret(label, pattern, triggers) for label, pattern, triggers in PREFIXED_TOKENS)
     return (
+        *prefixed,
+        secret("datadog_key", DATADOG_KEY, ("datadog", "dd_"), value_group),
+        secret("heroku_key", HEROKU_UUID, ("heroku",), value_group),
+        secret("mailgun_key", MAILGUN_KEY, ("mailgun",)),
         secret("private_key", PRIVATE_KEY_BLOCK, ("private key",), private_key_span),
         secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
         secret("openai_key", OPENAI_KEY, ("sk-",), random_value),

@@ -1,4 +1,5 @@
-"""Secrets said in prose: "the root password is X", "pw X", "use password X", "token: X".
+"""Secrets said in prose (English, with the German and French links "ist", "lautet", "est"):
+"the root password is X", "pw X", "use password X", "token: X".
 
 A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, then the value. A
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
@@ -21,7 +22,7 @@ CREDENTIAL_WORD = (
 )
 LINK = (
     r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+(?:the[ \t]+)?[\w.@/\-]+(?:[ \t]+[\w.@/\-]+)?)?"
-    r"(?:[ \t]+(?:is|was|are|to|->)(?:[ \t]+(?:now|still|currently|just|set[ \t]+to))?[ \t]+"
+    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est)(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
     r"|[ \t]*[:=][ \t]*)"
     r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )

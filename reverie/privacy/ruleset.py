@@ -11,7 +11,8 @@ a rule that cannot be translated or compiled is skipped, counted and logged, nev
 
 One deliberate change: gitleaks ends many tokens with ``(?:[\\x60'"\\s;]|\\\\[nr]|$)`` (a quote,
 a space, a semicolon or the end, as in code). In prose a key is followed by punctuation as often,
-so that group also accepts ``,.)]}>|``; the masked span is the secret group, so nothing more is
+so that group also accepts ``,.)]}>|``, and ``@`` (a token used as the password of a URL's
+userinfo, ``https://user:hf_…@host``); the masked span is the secret group, so nothing more is
 masked for it.
 """
 
@@ -40,7 +41,7 @@ Target = Literal["secret", "match", "line"]
 CODE_END = "(?:[\\x60'\"\\s;]|\\\\[nr]|$)"
 IDENTIFIER_PREFIX = "[\\w.-]{0,50}?"  # gitleaks' lazy lead-in before a keyword
 IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-PROSE_END = "(?:[\\x60'\"\\s;,.)\\]}>|]|\\\\[nr]|$)"
+PROSE_END = "(?:[\\x60'\"\\s;,.)\\]}>|@]|\\\\[nr]|$)"
 
 #: Placeholder labels for gitleaks rule ids; any other id gives its own name, ``-`` as ``_``.
 LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
@@ -83,6 +84,16 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
     "azure-ad-client-secret": "azure_client_secret", "private-key": "private_key",
     "jwt": "jwt", "jwt-base64": "jwt", "curl-auth-user": "password",
     "curl-auth-header": "bearer_token",
+    "gitlab-runner-authentication-token": "gitlab_token",
+    "gitlab-runner-authentication-token-routable": "gitlab_token",
+    "airtable-api-key": "airtable_token", "airtable-personnal-access-token": "airtable_token",
+    "netlify-access-token": "netlify_token", "perplexity-api-key": "perplexity_key",
+    "heroku-api-key": "heroku_key", "heroku-api-key-v2": "heroku_key",
+    "1password-service-account-token": "onepassword_token", "1password-secret-key": "onepassword_token",
+    "discord-api-token": "discord_token", "discord-client-secret": "discord_token",
+    "dropbox-api-token": "dropbox_token", "dropbox-long-lived-api-token": "dropbox_token",
+    "dropbox-short-lived-api-token": "dropbox_token", "mapbox-api-token": "mapbox_token",
+    "notion-api-token": "notion_token", "datadog-access-token": "datadog_key",
 })
 
 
