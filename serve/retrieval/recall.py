@@ -19,7 +19,8 @@ fill the token budget while items stay relevant, render.
 4. One order: each item's fused score is its reciprocal-rank score in its own layer's lists, weighted
    by ``weight_notes`` or ``weight_turns`` (turn lists: dense 1, full text ``weight_turn_lexical``,
    key dense ``weight_turn_key``, key full text ``weight_turn_key_lexical``, time window
-   ``weight_turn_window``).
+   ``weight_turn_window``); a note ranks at least where the best turn it cites ranks (it stands for
+   that turn, which the fill then leaves out).
 5. Fit: items in that order while their fused score clears ``relevance_floor``, at most ``k`` notes,
    each only if the block still fits the budget; a turn a chosen note cites is left out (the note
    stands for it). ``tokens`` is the rendered block's count with the bundled tokenizer, never over
@@ -171,8 +172,9 @@ class Recaller:
                 event_id = turn.event.event_id
                 scores[event_id] = scores.get(event_id, 0.0) + s.weight_turns * weight / (s.rrf_k + rank)
                 by_id.setdefault(event_id, turn)
+        items = [_standing_for(item, scores) for item in items]
         items += [Ranked(score, turn=by_id[event_id]) for event_id, score in scores.items()]
-        return sorted(items, key=lambda r: -r.score)
+        return sorted(items, key=lambda r: -r.score)  # stable: a note stays ahead of the turn it cites
 
     def _lexical(self, query: str, blocks: list[ScopeBlock], vector: np.ndarray, now: float,
                  found: dict[str, Candidate]) -> list[str]:
@@ -218,6 +220,16 @@ class Recaller:
     def close(self) -> None:
         self._worker.stop()
         self.index.close()
+
+
+def _standing_for(item: Ranked, turn_scores: dict[str, float]) -> Ranked:
+    """A note stands for the turns it cites (the fill leaves them out for it): it ranks at least where
+    the best of them ranks."""
+    assert item.candidate is not None
+    cached = item.candidate.cached
+    cited = cached.chunk.column("evidence")[cached.row].as_py() or []
+    best = max((turn_scores[e] for e in cited if e in turn_scores), default=0.0)
+    return item if best <= item.score else Ranked(best, candidate=item.candidate)
 
 
 class RecallWorker:
