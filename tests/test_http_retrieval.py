@@ -279,6 +279,33 @@ def test_a_retired_note_does_not_come_back_as_its_own_raw_turns(app: Served, wor
         assert elapsed < 1.0
 
 
+def test_a_note_ranks_where_the_turn_it_distils_ranks(app: Served, world: dict[str, Note], store: Store,
+                                                      minilm: Embedder) -> None:
+    at = store.now()
+    said = "The QX9 sprocket on the conveyor is rotated every 40 minutes by the night shift."
+    note = _note("n-sprocket", "personal:coder-1", "coder-1", "atlas",
+                 "Conveyor parts wear out fast, so the night crew swaps their position often.", at)
+    note = note.model_copy(update={"evidence": ["ev-sprocket"]})
+    store.events.append([Event(event_id=event_id, agent_id="coder-1", session_id="s-coder-sprocket", project="atlas",
+                               ts=at, role="user", text=text, ingested_at=at)
+                         for event_id, text in (("ev-sprocket", said),
+                                                ("ev-sprocket-spare", "A spare QX9 sprocket is kept in the conveyor room."))])
+    commit(store, lambda: [NoteWrite(note, "add", vector=minilm.embed([note.statement])[0])], agent_id="coder-1",
+           project="atlas")
+    question = "How often is the QX9 sprocket rotated?"
+    with app.client("coder-1") as client:
+        def seen() -> bool:  # the note in the notes' cache and the turns in the turns' cache
+            found = _retrieve(client, "coder-1", question)
+            return "n-sprocket" in {n["note"]["note_id"] for n in found["notes"]} and \
+                "ev-sprocket-spare" in {t["event_id"] for t in found["episodes"]}
+
+        wait_for(seen, timeout=5)
+        body = _retrieve(client, "coder-1", question)
+    first = min([*body["notes"], *body["episodes"]], key=lambda i: i["rank"])
+    assert first["kind"] == "note" and first["note"]["note_id"] == "n-sprocket"  # in the place of its turn
+    assert "ev-sprocket" not in {t["event_id"] for t in body["episodes"]}
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(budget=st.integers(1, 400), k=st.integers(1, 20), question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
                                                                                + ["How long do invoice PDFs stay before they are archived?"]))
