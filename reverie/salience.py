@@ -64,8 +64,14 @@ CUE_WEIGHTS: dict[str, float] = {
     "recovered": 0.85, "repeated": 0.9, "success": 0.3, "error": 0.3, "feedback": 0.9,
     "addressed": 0.7, "outcome": 0.75,
 }
-#: A user speaking of how to serve them ("give me", "for me", "my reports"): a preference, tagged or not.
-_ADDRESSED = re.compile(r"\b(?:me|my|mine)\b", re.IGNORECASE)
+#: A user telling the agent how to serve them: a request to them ("give me …", "alerts should reach me …",
+#: "when you review my code, …", "my summaries should …"): a preference, tagged or not. A sentence that
+#: only mentions "me" or "my" ("my kids love the beach") tells a story, not how to serve anyone.
+_ADDRESSED = re.compile(
+    r"\b(?:give|send|show|remind|email|mail|ping|notify|message|alert|brief|reach|forward|cc|wake)\s+me\b"
+    r"|\bwhen you\b[^.?!]*\b(?:me|my)\b"
+    r"|\bmy\s+(?:\w+\s+){0,3}(?:should|must|needs? to|has to|have to)\b",
+    re.IGNORECASE)
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
 _MIN_CONTENT_WORDS = 3
 _CHATTER_WORDS = frozenset("""

@@ -149,6 +149,8 @@ def test_a_user_telling_how_to_serve_them_is_a_preference_without_tags(text: str
     ("Let me check the deploy part of billing.", "user", "message"),    # progress, not about the user
     ("Can you send me the report layout?", "user", "message"),          # a question
     ("Give me review comments grouped by file.", "assistant", "message"),  # the agent's own words
+    ("Caroline: My kids love the beach and my mom visits often.", "user", "message"),  # a story, not a request
+    ("Melanie: Thanks for telling me about your painting class!", "user", "message"),
 ])
 def test_near_misses_of_the_addressed_cue(text: str, role: str, kind: str) -> None:
     assert "addressed" not in assess(_event(1, text, role=role, kind=kind)).cues
