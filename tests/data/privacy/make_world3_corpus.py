@@ -544,9 +544,10 @@ def phone_in_national(r: random.Random) -> str:
     return valid_phone(r, "IN", lambda q: q.choice("6789") + rs(q, 9, DG), NAT)
 
 
-def phone_tel_link(r: random.Random) -> str:
-    """RFC 3966 tel: URI."""
-    return "tel:" + valid_phone(r, "GB", lambda q: "07" + rs(q, 9, DG), E164)
+def phone_tel_link(r: random.Random) -> tuple[str, str]:
+    """RFC 3966 tel: URI; the number is the personal datum, not the scheme."""
+    number = valid_phone(r, "GB", lambda q: "07" + rs(q, 9, DG), E164)
+    return "tel:" + number, number
 
 
 def ssn(r: random.Random) -> str:
@@ -698,7 +699,7 @@ PERSONAL: dict[str, Gen] = {
     "phone_gb": same("phone", phone_gb), "phone_fr": same("phone", phone_fr),
     "phone_us": same("phone", phone_us), "phone_intl": same("phone", phone_intl),
     "phone_ch": same("phone", phone_ch_national), "phone_in": same("phone", phone_in_national),
-    "phone_tel": same("phone", phone_tel_link),
+    "phone_tel": inside("phone", phone_tel_link),
     "ssn": same("ssn", ssn), "uk_nino": same("uk_nino", uk_nino), "ca_sin": same("ca_sin", ca_sin),
     "fr_nir": same("fr_nir", fr_nir), "de_tax_id": same("de_tax_id", de_tax_id),
     "aadhaar": same("aadhaar", aadhaar),
