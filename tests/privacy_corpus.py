@@ -5,7 +5,9 @@ exact substring of ``text`` that must never reach disk, of kind ``kinds[i]`` (th
 should give it); clean rows have no canaries. ``make_corpus.py`` there regenerates both halves; ``make_world_corpus.py``
 their extension (``<half>_world.jsonl``: many providers' tokens, national formats, prose), which a
 half's rows include; ``make_world2_corpus.py`` a second, blind held-out extension
-(``heldout_world2.jsonl``, written after the first held-out rows had been read to fix misses).
+(``heldout_world2.jsonl``, written after the first held-out rows had been read to fix misses);
+``make_world3_corpus.py`` a third, blind held-out extension (``heldout_world3.jsonl``, written after
+world2's misses had been read and fixed).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ class CorpusRow(TypedDict):
 def load_corpus(half: Half) -> list[CorpusRow]:
     """The rows of one half, in file order: the original rows, then their extensions'."""
     rows: list[CorpusRow] = []
-    for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in ("", "_world", "_world2")):
+    for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in ("", "_world", "_world2", "_world3")):
         if path.exists():
             with path.open(encoding="utf-8") as fh:
                 rows += [json.loads(line) for line in fh if line.strip()]

@@ -19,7 +19,9 @@ from stdnum.us import ssn
 from reverie.privacy.findings import Detector, PatternDetector, Span
 
 Check = Callable[[str], bool]
-NOT_A_TAIL = r"(?<![\w\-])(?<!\d[ \-])"  # not the end of a longer group of digits
+# Not the end of a longer group of digits, nor after "+" (an international phone number: a
+# national identifier is never written with a leading "+").
+NOT_A_TAIL = r"(?<![\w\-+])(?<!\d[ \-])"
 
 # SSA: 3-2-4 digits, area not 000, 666 or 9xx, group not 00, serial not 0000 (stdnum); plus the
 # numbers SSA documents as misused samples, which stdnum refuses.

@@ -62,7 +62,88 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Discord bot tokens: base64 of the bot's snowflake id ("M", "N" or "O" first), a 6-character
     # timestamp and an HMAC (discord.com/developers/docs, "Authentication").
     ("discord_token", re.compile(r"(?<![\w\-.])[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w\-])"),
-     ()),
+     ()),    # Discord webhook URLs: /api/webhooks/<id>/<token> (discord.com/developers/docs, "Webhook").
+    ("discord_webhook", re.compile(r"\bhttps?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,}"),
+     ("discord",)),
+    # Microsoft Teams incoming webhook URLs (learn.microsoft.com, "Create an Incoming Webhook"),
+    # the whole URL: gitleaks' rule stops before the IncomingWebhook secret segment.
+    ("teams_webhook", re.compile(r"\bhttps://[\w\-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+"), ("webhook.office",)),
+    # Google OAuth client secrets "GOCSPX-" and access tokens "ya29." (developers.google.com, OAuth 2.0).
+    ("google_oauth_secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{28}(?![\w\-])"), ("gocspx-",)),
+    ("google_oauth_token", re.compile(r"\bya29\.[A-Za-z0-9_\-]{30,}"), ("ya29.",)),
+    # Firebase Cloud Messaging legacy server keys (firebase.google.com, "Server keys").
+    ("fcm_server_key", re.compile(r"\bAAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}"), (":apa91b",)),
+    # Zoho OAuth access and refresh tokens "1000." 32 hex "." 32 hex (zoho.com/accounts, OAuth).
+    ("zoho_token", re.compile(r"\b1000\.[a-f0-9]{32}\.[a-f0-9]{32}\b"), ("1000.",)),
+    # Salesforce session/access tokens: the 15-character org id "00D…", "!", then the session
+    # (help.salesforce.com, "Session ID").
+    ("salesforce_token", re.compile(r"\b00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}"), ("00d",)),
+    # ClickUp personal API tokens "pk_" user id "_" 32 (clickup.com/api, "Authentication").
+    ("clickup_token", re.compile(r"\bpk_\d{5,12}_[A-Z0-9]{32}\b"), ("pk_",)),
+    # Asana personal access tokens "1/…:" or "2/…/…:" and 32 hex (developers.asana.com, "PAT").
+    ("asana_token", re.compile(r"(?<![\w/])[12]/\d{10,19}(?:/\d{10,19})?:[a-f0-9]{32}\b"), (":",)),
+    # LaunchDarkly server-side SDK keys "sdk-<uuid>" (docs.launchdarkly.com, "Keys"); its API
+    # access tokens "api-<uuid>" only where LaunchDarkly is named (NAMED_KEYS): "api-<uuid>" is
+    # also how request ids are written.
+    ("launchdarkly_key", re.compile(r"\bsdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("sdk-",)),
+    # Meta Graph API access tokens "EAA…" (developers.facebook.com, "Access tokens").
+    ("facebook_token", re.compile(r"\bEAA[A-Za-z0-9]{90,}\b"), ("eaa",)),
+    # xAI API keys (docs.x.ai), OpenRouter keys (openrouter.ai/docs), Pinecone keys (docs.pinecone.io).
+    ("xai_key", re.compile(r"\bxai-[A-Za-z0-9]{70,}\b"), ("xai-",)),
+    ("openrouter_key", re.compile(r"\bsk-or-v1-[a-f0-9]{64}\b"), ("sk-or-",)),
+    ("pinecone_key", re.compile(r"\bpcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,}\b"), ("pcsk_",)),
+    # Contentful personal access tokens "CFPAT-" (contentful.com/developers, "Authentication").
+    ("contentful_token", re.compile(r"\bCFPAT-[A-Za-z0-9_\-]{43}(?![\w\-])"), ("cfpat-",)),
+    # HubSpot private app access tokens "pat-<region>-<uuid>" (developers.hubspot.com, "Private apps").
+    ("hubspot_token", re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("pat-",)),
+    # Tailscale auth/API/OAuth keys "tskey-<type>-<id>-<secret>" (tailscale.com/kb, "API keys").
+    ("tailscale_key", re.compile(r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}\b"), ("tskey-",)),
+    # Bitbucket app passwords and API tokens "ATBB…" (support.atlassian.com, "App passwords").
+    ("bitbucket_token", re.compile(r"\bATBB[A-Za-z0-9_\-]{32,}\b"), ("atbb",)),
+    # NuGet.org API keys "oy2" and 43 lower-case characters (learn.microsoft.com, "nuget push").
+    ("nuget_key", re.compile(r"\boy2[a-z0-9]{43}\b"), ("oy2",)),
+    # crates.io API tokens "cio" and 32 characters (doc.rust-lang.org/cargo, "cargo login").
+    ("cratesio_token", re.compile(r"\bcio[A-Za-z0-9]{32}\b"), ("cio",)),
+    # CircleCI personal API tokens "CCIPAT_" (circleci.com/docs, "Managing API tokens").
+    ("circleci_token", re.compile(r"\bCCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}\b"), ("ccipat_",)),
+    # Trello API tokens "ATTA" and 64 hex plus a check (developer.atlassian.com, Trello API).
+    ("trello_token", re.compile(r"\bATTA[A-Fa-f0-9]{64,72}\b"), ("atta",)),
+    # Flutterwave secret keys "FLWSECK-"/"FLWSECK_TEST-" … "-X" (developer.flutterwave.com, "API keys").
+    ("flutterwave_key", re.compile(r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X\b"), ("flwseck",)),
+    # Braintree access tokens "access_token$production$…$…" (developer.paypal.com, Braintree).
+    ("braintree_token", re.compile(r"\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}\b"), ("access_token$",)),
+    # Plaid access tokens "access-<environment>-<uuid>" (plaid.com/docs, "Tokens").
+    ("plaid_token", re.compile(r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("access-",)),
+    # Honeycomb ingest keys "hcaik_"/"hcxik_" (docs.honeycomb.io, "API keys").
+    ("honeycomb_key", re.compile(r"\bhc[ax]ik_[a-z0-9]{58}\b"), ("ik_",)),
+    # Resend API keys "re_" id "_" secret (resend.com/docs, "API keys").
+    ("resend_key", re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"), ("re_",)),
+    # Langfuse secret keys "sk-lf-<uuid>" (langfuse.com/docs, "API keys").
+    ("langfuse_key", re.compile(r"\bsk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("sk-lf-",)),
+    # Modal token secrets "as-" (modal.com/docs, "modal token set").
+    ("modal_token", re.compile(r"(?<![\w\-])as-[A-Za-z0-9]{22}\b"), ("as-",)),
+    # Yandex Cloud API keys "AQVN" (yandex.cloud/docs, "API key").
+    ("yandex_key", re.compile(r"\bAQVN[A-Za-z0-9_\-]{35,38}(?![\w\-])"), ("aqvn",)),
+    # Tencent Cloud SecretId "AKID" and 32 characters (tencentcloud.com, "API keys").
+    ("tencent_key", re.compile(r"\bAKID[A-Za-z0-9]{32}\b"), ("akid",)),
+    # Django's generated insecure SECRET_KEY (django-admin startproject).
+    ("django_secret_key", re.compile(r"\bdjango-insecure-[^\s'\"]{40,}"), ("django-insecure-",)),
+    # ElevenLabs API keys "sk_" and 48 hex (elevenlabs.io/docs, "Authentication").
+    ("elevenlabs_key", re.compile(r"(?<![\w\-])sk_[a-f0-9]{48}\b"), ("sk_",)),
+    # WooCommerce REST API consumer keys and secrets "ck_"/"cs_" and 40 hex (woocommerce.github.io).
+    ("woocommerce_key", re.compile(r"(?<![\w\-])c[ks]_[a-f0-9]{40}\b"), ("ck_", "cs_")),
+)
+# Keys without a prefix, under the names their providers document: Cloudflare's global API key
+# (37 hex, "X-Auth-Key"), Mistral's API key (MISTRAL_API_KEY), Weights & Biases (WANDB_API_KEY,
+# 40 hex), Okta API tokens (sent as "SSWS"); Azure shared access signatures ("sig=").
+NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    ("cloudflare_key", re.compile(r"(?i)\bx-auth-key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{37})\b"), ("x-auth-key",)),
+    ("mistral_key", re.compile(r"(?i)\bmistral_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"), ("mistral",)),
+    ("wandb_key", re.compile(r"(?i)\bwandb_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{40})\b"), ("wandb",)),
+    ("okta_token", re.compile(r"\bSSWS[ \t]+(?P<v>00[A-Za-z0-9_\-]{40})(?![\w\-])"), ("ssws",)),
+    ("launchdarkly_key", re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
+     ("launchdarkly", "ldclient", "ld_")),
+    ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
 )
 # Datadog API keys (32 hex) and application keys (40 hex) under their usual names
 # (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key).
@@ -84,10 +165,14 @@ AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
-# RFC 6750 bearer tokens and RFC 7617 basic credentials in Authorization headers.
+# RFC 6750 bearer tokens in Authorization headers.
 BEARER = re.compile(
-    r"(?i)(?:\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*(?:bearer|token|basic)"
+    r"(?i)(?:\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*(?:bearer|token)"
     r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
+)
+# RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
+BASIC_AUTH = re.compile(
+    r"(?i)\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
 )
 # RFC 3986 section 3.2.1: userinfo in a URI.
 URL_CREDENTIALS = re.compile(
@@ -109,8 +194,18 @@ ASSIGNMENT = re.compile(
 CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:gid
     r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+[\"']?(?P<v>[^\s:\"']+:(?P<pw>[^\s\"']+))"
 )
-# mysql(1) -pPASSWORD (MySQL reference manual, command options).
-MYSQL_PASSWORD = re.compile(r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?P<v>[^\s'\"]{4,})")
+# mysql(1) -pPASSWORD, also quoted -p'PASSWORD' (MySQL reference manual, command options: no space
+# after -p, a bare -p prompts); sshpass(1) -p PASSWORD.
+MYSQL_PASSWORD = re.compile(
+    r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?:'(?P<sq>[^'\n]{4,})'|\"(?P<dq>[^\"\n]{4,})\"|(?P<v>[^\s'\"]{4,}))"
+)
+SSHPASS_PASSWORD = re.compile(
+    r"\bsshpass\b[ \t]+-p[ \t]*(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
+)
+# "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
+LOGIN_SLASH_PASSWORD = re.compile(
+    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
+)
 # <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
 XML_SECRET = re.compile(
     rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
@@ -156,6 +251,14 @@ def literal_value(text: str, match: re.Match[str]) -> Span | None:
     return match.span("v") if literal_secret(match.group("v")) else None
 
 
+def quoted_or_literal(text: str, match: re.Match[str]) -> Span | None:
+    """A quoted value as it stands, else a bare one that looks like a literal secret."""
+    for group in ("sq", "dq"):
+        if match.group(group) is not None:
+            return match.span(group)
+    return literal_value(text, match)
+
+
 def own_secret_detectors() -> tuple[Detector, ...]:
     def secret(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
                locate: Locate = whole_match) -> PatternDetector:
@@ -177,7 +280,11 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
         secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
-        secret("password", MYSQL_PASSWORD, ("mysql",), literal_value),
+        secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
+        *(secret(label, pattern, triggers, value_group) for label, pattern, triggers in NAMED_KEYS),
+        secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
+        secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),
+        secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
     )

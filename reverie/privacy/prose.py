@@ -17,12 +17,14 @@ from reverie.privacy.findings import Detector, PatternDetector, Span
 from reverie.privacy.values import CODE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
 
 CREDENTIAL_WORD = (
-    r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|pw|pwd|pin|secret|"
+    r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|contrase[ñn]a|wachtwoord|senha|"
+    r"pw|pwd|pin|secret|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
 LINK = (
-    r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+(?:the[ \t]+)?[\w.@/\-]+(?:[ \t]+[\w.@/\-]+)?)?"
-    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est)(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
+    r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per)[ \t]+|[ \t]+dell')"
+    r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?:[ \t]+[\w.@/\-]+)?)?"
+    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e)(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
     r"|[ \t]*[:=][ \t]*)"
     r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )
@@ -70,4 +72,5 @@ def case_noise(value: str) -> bool:
 
 def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
-                            ("pass", "pw", "pin", "secret", "token", "key", "kennwort"), prose_span),)
+                            ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
+                             "wachtwoord", "senha"), prose_span),)

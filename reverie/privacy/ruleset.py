@@ -94,6 +94,19 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
     "dropbox-api-token": "dropbox_token", "dropbox-long-lived-api-token": "dropbox_token",
     "dropbox-short-lived-api-token": "dropbox_token", "mapbox-api-token": "mapbox_token",
     "notion-api-token": "notion_token", "datadog-access-token": "datadog_key",
+    "sonar-api-token": "sonar_token", "artifactory-api-key": "jfrog_token",
+    "artifactory-reference-token": "jfrog_token", "jfrog-api-key": "jfrog_token",
+    "jfrog-identity-token": "jfrog_token", "cloudflare-api-key": "cloudflare_token",
+    "cloudflare-global-api-key": "cloudflare_key", "cloudflare-origin-ca-key": "cloudflare_key",
+    "typeform-api-token": "typeform_token", "dynatrace-api-token": "dynatrace_token",
+    "twitter-bearer-token": "twitter_bearer", "microsoft-teams-webhook": "teams_webhook",
+    "facebook-access-token": "facebook_token", "facebook-page-access-token": "facebook_token",
+    "okta-access-token": "okta_token", "launchdarkly-access-token": "launchdarkly_key",
+    "flutterwave-secret-key": "flutterwave_key", "plaid-api-token": "plaid_token",
+    "plaid-secret-key": "plaid_token", "hubspot-api-key": "hubspot_token",
+    "contentful-delivery-api-token": "contentful_token", "yandex-api-key": "yandex_key",
+    "yandex-access-token": "yandex_key", "asana-client-secret": "asana_token",
+    "bitbucket-client-secret": "bitbucket_token",
 })
 
 
