@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from lancedb.table import Table
+
 from reverie.clock import Clock
 from reverie.errors import ValidationError
 from reverie.records import Note
@@ -196,10 +198,17 @@ class Maintenance:
     def scrub(self) -> None:
         """Rewrite every fragment holding deleted rows and drop every old version and stray file."""
         for name in self._t.schemas:
-            dataset = self._t[name].to_lance()
-            dataset.optimize.compact_files(materialize_deletions_threshold=0.0)
-            dataset.cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
-            self._t[name].checkout_latest()
+            self._t.retried(name, _scrub_table)
+
+
+def _scrub_table(table: Table) -> None:
+    """Rewrite a table's fragments without their deleted rows, then delete every older version and file.
+    Another process's commit between the two can conflict: the caller retries the whole of it."""
+    table.checkout_latest()
+    dataset = table.to_lance()
+    dataset.optimize.compact_files(materialize_deletions_threshold=0.0)
+    dataset.cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
+    table.checkout_latest()
 
 
 # --- migration --------------------------------------------------------------------------------

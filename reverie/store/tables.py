@@ -134,6 +134,15 @@ class Tables:
 
     def write(self, name: str, action: Callable[[Table], T]) -> T:
         """Run one write with retries on commit conflicts; raises CommitError if it never commits."""
+        result = self.retried(name, action)
+        self.writes_since_compaction[name] = self.writes_since_compaction.get(name, 0) + 1
+        if self.writes_since_compaction[name] >= self.settings.compact_every_writes:
+            self.compact(name)
+        return result
+
+    def retried(self, name: str, action: Callable[[Table], T]) -> T:
+        """Run ``action`` on a table, again after a backoff each time another writer's commit conflicts
+        with it; raises CommitError if it never commits."""
         table = self._handles[name]
         attempts = max(1, self.settings.commit_retries)
         for attempt in range(attempts):
@@ -149,9 +158,6 @@ class Tables:
                     raise
                 self._backoff(attempt)
                 continue
-            self.writes_since_compaction[name] = self.writes_since_compaction.get(name, 0) + 1
-            if self.writes_since_compaction[name] >= self.settings.compact_every_writes:
-                self.compact(name)
             return result
         raise AssertionError("unreachable")
 
