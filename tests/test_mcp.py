@@ -115,6 +115,16 @@ async def recall_note(session: ClientSession, query: str, word: str, tries: int 
     return None
 
 
+async def retrieval_returning(session: ClientSession, query: str, item_id: str, tries: int = 40) -> str:
+    """The id of a recall that returned ``item_id`` (the replica that answers may not have refreshed yet)."""
+    for _ in range(tries):
+        content = (await ok(session, "recall", query=query)).structured_content or {}
+        if item_id in [i["id"] for i in content["items"]]:
+            return content["retrieval_id"]
+        await anyio.sleep(0.25)
+    raise AssertionError(f"no recall of {query!r} returned {item_id} in {tries} tries")
+
+
 async def gone(session: ClientSession, query: str, word: str) -> dict[str, Any] | None:
     """None once four recalls in a row (either replica may answer) find no note holding ``word``;
     the note still found if that never happens within 10 s (each replica drops it at its next refresh)."""
@@ -173,9 +183,8 @@ def test_the_same_tools_over_http_with_the_daily_session_default(world: World) -
             await ok(session, "consolidate")
             note = await recall_note(session, "What format do the release notes take?", "release notes")
             assert note is not None
-            recalled = await ok(session, "recall", query="What format do the release notes take?")
-            marked = await ok(session, "feedback", retrieval_id=(recalled.structured_content or {})["retrieval_id"],
-                              used=[note["id"]])
+            retrieval_id = await retrieval_returning(session, "What format do the release notes take?", note["id"])
+            marked = await ok(session, "feedback", retrieval_id=retrieval_id, used=[note["id"]])
             listed_notes = (await ok(session, "memories", scope="personal:tester-1")).structured_content or {}
             deleted = (await ok(session, "delete_memory", note_id=note["id"])).structured_content or {}
             after = await gone(session, "What format do the release notes take?", "release notes")
@@ -215,8 +224,14 @@ def test_a_secret_sent_through_remember_comes_back_masked(world: World) -> None:
         async with over_http(world, "coder-1") as session:
             await ok(session, "remember", text=f"The staging deploy uses AWS key {SECRET} for the bucket sync.",
                      session_id="secret-1")
-            result = await ok(session, "recall", query="Which AWS key does the staging bucket sync use?")
-        return text_of(result) + str(result.structured_content)
+            answers = []
+            for _ in range(40):  # the turn is recalled once the answering replica's cache has refreshed
+                result = await ok(session, "recall", query="Which AWS key does the staging bucket sync use?")
+                answers.append(text_of(result) + str(result.structured_content))
+                if "staging" in answers[-1]:
+                    break
+                await anyio.sleep(0.25)
+        return "\n".join(answers)
 
     answer = run(body)
     assert "staging" in answer and SECRET not in answer
