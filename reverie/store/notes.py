@@ -14,7 +14,7 @@ from reverie.store.rows import note_from_row, note_from_snapshot, rows
 from reverie.store.scopes import PERSONAL, ScopeAccess, ScopeKind, kind_where
 from reverie.store.tables import Tables, sql_in, sql_str
 from reverie.store.visibility import visible
-from reverie.store.where import Clause, all_of, among, any_of, equal, greater, holds_any, not_among, starts
+from reverie.store.where import Clause, all_of, among, any_of, equal, greater, holds_any, is_null, not_among, starts
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Filed:
 
     def where(self) -> Clause:
         if self.namespace is None:
-            return "namespace IS NULL"
+            return is_null("namespace", True)
         exact = equal("namespace", self.namespace)
         return any_of(exact, starts("namespace", self.namespace + ".")) if self.below else exact
 
