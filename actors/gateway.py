@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -82,16 +83,17 @@ class StoreGateway:
         """Every note the agent owns, every note of ``scopes`` and every shared note of ``projects`` (the
         scopes the agent reads there, where a correction looks for its target), all statuses but
         deleted, with vectors."""
-        from reverie.store import NoteFilter, sql_in
+        from reverie.store import NoteFilter
         from reverie.store.rows import note_from_row
 
-        frames = [self._store.notes.frame(NoteFilter(owner=agent_id, extra=["status != 'deleted'"]))]
+        kept = NoteFilter(exclude_statuses=["deleted"])
+        wanted = [replace(kept, owner=agent_id)]
         shared = sorted({s for s in scopes if not s.startswith("personal:")})
         if shared:
-            frames.append(self._store.notes.frame(NoteFilter(scopes=shared, extra=["status != 'deleted'"])))
+            wanted.append(replace(kept, scopes=shared))
         if projects:
-            where = f"status != 'deleted' AND scope NOT LIKE 'personal:%' AND ({sql_in('project', projects)} OR scope = 'team')"
-            frames.append(self._store.notes.frame(NoteFilter(extra=[where])))
+            wanted += [replace(kept, projects=projects, scope_kinds=["project", "module"]), replace(kept, scopes=["team"])]
+        frames = [self._store.notes.frame(where) for where in wanted]
         rows: dict[str, dict[str, Any]] = {}
         for frame in frames:
             rows.update({r["note_id"]: r for r in frame.to_pylist()})
@@ -149,10 +151,10 @@ class StoreGateway:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from reverie.store import sql_in
+        from reverie.store import SessionFilter
 
-        where = "consolidated_by IS NULL" + (f" AND {sql_in('agent_id', agent_ids)}" if agent_ids is not None else "")
-        pending = self._read("sessions", where, ["agent_id", "session_id", "started_at"])
+        where = SessionFilter(agent_ids=agent_ids, consolidated=False)
+        pending = self._store.events.session_frame(where, ["agent_id", "session_id", "started_at"])
         agents = sorted(set(agent_ids) if agent_ids is not None else set(pending["agent_id"].to_pylist()))
         if not agents:
             return {}
@@ -173,15 +175,13 @@ class StoreGateway:
             )
         return found
 
-    def _read(self, table: str, where: str, columns: list[str]) -> "pa.Table":
-        return self._store.tables.read(table, where, columns)
-
     def _last_event(self, pending: "pa.Table") -> dict[str, datetime]:
-        from reverie.store import sql_in
+        from reverie.store import EventFilter
 
         if pending.num_rows == 0:
             return {}
-        events = self._read("events", sql_in("session_id", pending["session_id"].to_pylist()), ["agent_id", "ingested_at"])
+        where = EventFilter(session_ids=pending["session_id"].to_pylist())
+        events = self._store.events.frame(where, ["agent_id", "ingested_at"])
         grouped = events.group_by("agent_id").aggregate([("ingested_at", "max")])
         return dict(zip(grouped["agent_id"].to_pylist(), grouped["ingested_at_max"].to_pylist(), strict=True))
 
@@ -191,10 +191,12 @@ class StoreGateway:
         A run's sessions are marked consolidated just after its marker flips; a reader between the two
         would count them pending beside a finished run, so they are taken out here.
         """
-        from reverie.store import sql_in
+        from reverie.store import BatchFilter
 
-        table = self._read("batches", f"kind = 'local' AND {sql_in('agent_id', agents)}",
-                           ["agent_id", "status", "committed_at", "updated_at", "finalized_at", "session_ids"])
+        table = self._store.batches.frame(
+            BatchFilter(kinds=["local"], agent_ids=agents),
+            ["agent_id", "status", "committed_at", "updated_at", "finalized_at", "session_ids"],
+        )
         runs: dict[str, list[datetime]] = {}
         running: set[str] = set()
         unmarked: set[str] = set()
@@ -209,13 +211,14 @@ class StoreGateway:
         return {a: sorted(t) for a, t in runs.items()}, running, unmarked
 
     def _cursors(self, agents: Sequence[str], unmarked: set[str]) -> dict[str, str]:
-        from reverie.store import sql_in
+        from reverie.store import SessionFilter
 
-        done = "consolidated_by IS NOT NULL" + (f" OR {sql_in('session_id', sorted(unmarked))}" if unmarked else "")
-        table = self._read("sessions", f"({done}) AND {sql_in('agent_id', agents)}",
-                           ["agent_id", "session_id", "started_at"])
+        done = [SessionFilter(agent_ids=agents, consolidated=True)]
+        if unmarked:
+            done.append(SessionFilter(agent_ids=agents, session_ids=sorted(unmarked)))
+        columns = ["agent_id", "session_id", "started_at"]
         newest: dict[str, tuple[datetime, str]] = {}
-        for row in table.to_pylist():
+        for row in (r for where in done for r in self._store.events.session_frame(where, columns).to_pylist()):
             key = (row["started_at"], row["session_id"])
             if row["agent_id"] not in newest or key > newest[row["agent_id"]]:
                 newest[row["agent_id"]] = key
@@ -231,9 +234,9 @@ class StoreGateway:
         return found
 
     def known(self, agent_id: str) -> bool:
-        from reverie.store import sql_str
+        from reverie.store import SessionFilter
 
-        return self._store.tables["sessions"].count_rows(f"agent_id = {sql_str(agent_id)}") > 0
+        return self._store.events.count_sessions(SessionFilter(agent_ids=[agent_id])) > 0
 
 
 StoreGatewayActor = ray.remote(StoreGateway)

@@ -15,6 +15,7 @@ verified facts are clustered; only a cluster that is mostly lessons can become a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -25,9 +26,8 @@ from reverie.store import NoteFilter, Store
 from reverie.store.rows import note_from_row, rows
 
 ELIGIBLE = NoteFilter(
-    statuses=["active", "candidate", "superseded"],
-    extra=["type != 'pattern'", "(scope LIKE 'personal:%' OR scope LIKE 'module:%')",
-           "NOT (scope LIKE 'personal:%' AND type = 'preference')"],
+    statuses=["active", "candidate", "superseded"], exclude_types=["pattern"], scope_kinds=["personal", "module"],
+    exclude_personal_types=["preference"],
 )
 
 
@@ -65,7 +65,7 @@ class Eligible:
 
 
 def eligible_notes(store: Store, project: str) -> Eligible:
-    table = store.notes.frame(NoteFilter(**{**ELIGIBLE.__dict__, "project": project})).sort_by("note_id")
+    table = store.notes.frame(replace(ELIGIBLE, project=project)).sort_by("note_id")
     return Eligible(table.drop_columns(["vector"]), vectors_of(table, store.tables.spec.dim))
 
 

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
-import pyarrow as pa
 
 from mining.names import ClusterNames
 from mining.topics import TopicModel
-from reverie.store import Store, sql_str
-from reverie.store.rows import rows
+from reverie.store import Store
 
 
 @dataclass(frozen=True)
@@ -42,13 +40,12 @@ class ProjectMap:
 
 class Fits:
     def __init__(self, store: Store) -> None:
-        self._t = store.tables
+        self._keyed = store.keyed
 
     def load(self, project: str) -> StoredFit | None:
-        found = rows(self._t.read("mining_models", f"project = {sql_str(project)}"))
-        if not found:
+        row = self._keyed["mining_models"].get(project)
+        if row is None:
             return None
-        row = found[0]
         return StoredFit(
             row["fit_id"], row["fitted_at"], list(row["note_ids"]), np.asarray(row["labels"], dtype=np.int32),
             TopicModel.from_bytes(row["model"]),
@@ -63,15 +60,14 @@ class Fits:
 
     def mapped_projects(self) -> list[str]:
         """The projects with a map, the most recently updated first."""
-        found = self._t.read("mining_maps", columns=["project", "updated_at"])
+        found = self._keyed["mining_maps"].select(columns=["project", "updated_at"])
         pairs = zip(found["updated_at"].to_pylist(), found["project"].to_pylist(), strict=True)
         return [project for _, project in sorted(pairs, reverse=True)]
 
     def map(self, project: str) -> ProjectMap | None:
-        found = rows(self._t.read("mining_maps", f"project = {sql_str(project)}"))
-        if not found:
+        row = self._keyed["mining_maps"].get(project)
+        if row is None:
             return None
-        row = found[0]
         return ProjectMap(
             row["fit_id"], row["updated_at"], list(row["note_ids"]), np.asarray(row["x"], dtype=np.float32),
             np.asarray(row["y"], dtype=np.float32), np.asarray(row["labels"], dtype=np.int32),
@@ -86,10 +82,9 @@ class Fits:
         self._upsert("mining_maps", row)
 
     def names(self, project: str) -> ClusterNames | None:
-        found = rows(self._t.read("mining_names", f"project = {sql_str(project)}"))
-        if not found:
+        row = self._keyed["mining_names"].get(project)
+        if row is None:
             return None
-        row = found[0]
         return ClusterNames(list(row["labels"]), list(row["names"]), list(row["shared_names"]))
 
     def save_names(self, project: str, fit_id: str, at: datetime, names: ClusterNames) -> None:
@@ -100,5 +95,4 @@ class Fits:
         self._upsert("mining_names", row)
 
     def _upsert(self, name: str, row: dict) -> None:
-        data = pa.Table.from_pylist([row], schema=self._t.schemas[name])
-        self._t.write(name, lambda t: t.merge_insert("project").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        self._keyed[name].upsert([row])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from io import BytesIO
 from typing import Any, Literal
@@ -34,7 +34,7 @@ import networkx as nx
 from mining.disagreement import subject_key
 from reverie.ports import HotSpot
 from reverie.records import Note
-from reverie.store import Store, graph_node_id, sql_in, sql_str
+from reverie.store import LedgerFilter, Store, graph_node_id
 
 NodeKind = Literal["pattern", "note", "subject", "agent", "session", "module", "project"]
 EdgeKind = Literal[
@@ -218,10 +218,10 @@ class GraphRows:
         """Rows for what is new or different in ``fragment`` (existing elements keep valid_from)."""
         missing_nodes = self._missing(fragment.nodes, self._asked_nodes)
         if missing_nodes:
-            self._fetch_nodes(sql_in("node_id", missing_nodes))
+            self._fetch_nodes(LedgerFilter(ids=missing_nodes))
         missing_edges = self._missing(fragment.edges, self._asked_edges)
         if missing_edges:
-            self._fetch_edges(sql_in("edge_id", missing_edges))
+            self._fetch_edges(LedgerFilter(ids=missing_edges))
         nodes = [r for r in (self._node_row(n) for n in fragment.nodes.values()) if r is not None]
         edges = [r for r in (self._edge_row(e) for e in fragment.edges.values()) if r is not None]
         return nodes, edges
@@ -234,7 +234,7 @@ class GraphRows:
     def supports(self) -> dict[str, set[str]]:
         """Pattern node id -> the ids of the nodes that support it (valid edges only)."""
         found: dict[str, set[str]] = {}
-        for row in self._fetch_edges("kind = 'supports'"):
+        for row in self._fetch_edges(LedgerFilter(kinds=["supports"])):
             if row["invalid_at"] is None:
                 found.setdefault(row["target"], set()).add(row["source"])
         return found
@@ -243,16 +243,16 @@ class GraphRows:
         """Make sure the rows of ``node_ids`` (those that exist) are here."""
         missing = self._missing(dict.fromkeys(node_ids), self._asked_nodes)
         if missing:
-            self._fetch_nodes(sql_in("node_id", missing))
+            self._fetch_nodes(LedgerFilter(ids=missing))
 
     def nodes_of(self, kinds: Sequence[str]) -> list[dict[str, Any]]:
-        return self._fetch_nodes(sql_in("kind", kinds))
+        return self._fetch_nodes(LedgerFilter(kinds=kinds))
 
     def invalidate_edges_from(self, node_id: str, at: datetime) -> list[GraphEdge]:
         """Valid edges leaving ``node_id``, as invalidated copies (for a note that left the live set)."""
         return [
             GraphEdge(row["source"], row["target"], row["kind"], _loads(row["attrs"]), row["valid_from"], at)
-            for row in self._fetch_edges(f"source = {sql_str(node_id)}") if row["invalid_at"] is None
+            for row in self._fetch_edges(LedgerFilter(sources=[node_id])) if row["invalid_at"] is None
         ]
 
     def _missing(self, wanted: dict[str, Any], asked: set[str]) -> list[str]:
@@ -260,14 +260,14 @@ class GraphRows:
         asked.update(missing)
         return missing
 
-    def _fetch_nodes(self, where: str) -> list[dict[str, Any]]:
-        found = self._store.graph_nodes.read(f"project = {sql_str(self.project)} AND {where}")
+    def _fetch_nodes(self, where: LedgerFilter) -> list[dict[str, Any]]:
+        found = self._store.graph_nodes.read(replace(where, project=self.project))
         self.nodes.update({r["node_id"]: r for r in found if r["node_id"] not in self.nodes})
         self._asked_nodes.update(r["node_id"] for r in found)
         return [self.nodes[r["node_id"]] for r in found]
 
-    def _fetch_edges(self, where: str) -> list[dict[str, Any]]:
-        found = self._store.graph_edges.read(f"project = {sql_str(self.project)} AND {where}")
+    def _fetch_edges(self, where: LedgerFilter) -> list[dict[str, Any]]:
+        found = self._store.graph_edges.read(replace(where, project=self.project))
         self.edges.update({r["edge_id"]: r for r in found if r["edge_id"] not in self.edges})
         self._asked_edges.update(r["edge_id"] for r in found)
         return [self.edges[r["edge_id"]] for r in found]
@@ -316,7 +316,7 @@ class TeamGraph:
 
     @classmethod
     def load(cls, store: Store, project: str | None = None) -> TeamGraph:
-        where = None if project is None else f"project = {sql_str(project)}"
+        where = LedgerFilter(project=project)
         return cls.from_rows(store.graph_nodes.read(where), store.graph_edges.read(where))
 
     @classmethod

@@ -321,7 +321,7 @@ class MiningJob:
         return step.found
 
     def _shared_patterns(self, project: str) -> tuple[list[Member], list[Member]]:
-        table = self.store.notes.frame(NoteFilter(types=["pattern"], statuses=["active", "candidate"], extra=["scope != 'team'"]))
+        table = self.store.notes.frame(NoteFilter(types=["pattern"], statuses=["active", "candidate"], exclude_scopes=["team"]))
         vectors = vectors_of(table, self.store.tables.spec.dim)
         members = [Member(note_from_row(r), np.asarray(vectors[i])) for i, r in enumerate(rows(table.drop_columns(["vector"])))]
         return [m for m in members if m.note.project == project], [m for m in members if m.note.project != project]

@@ -21,7 +21,7 @@ from mining.patterns import REVIEWED_TAG
 from reverie.errors import ConflictError, NotFoundError, ValidationError
 from reverie.ports import ReviewItem
 from reverie.records import Batch
-from reverie.store import NoteWrite, Store, graph_node_id, sql_in, sql_str
+from reverie.store import LedgerFilter, NoteWrite, Store, graph_node_id
 
 Decision = Literal["approve", "reject"]
 
@@ -66,18 +66,17 @@ class ReviewQueue:
         self._store = store
 
     def items(self, project: str | None = None, status: str | None = "pending") -> list[ReviewItem]:
-        where = None if project is None else f"project = {sql_str(project)}"
-        found = [item_from_row(r) for r in self._store.reviews.read(where)]
+        found = [item_from_row(r) for r in self._store.reviews.read(LedgerFilter(project=project))]
         return sorted((i for i in found if status is None or i.status == status), key=lambda i: (i.created_at, i.item_id))
 
     def by_pattern(self, pattern_ids: Sequence[str]) -> dict[str, ReviewItem]:
         if not pattern_ids:
             return {}
-        found = self._store.reviews.read(sql_in("pattern_id", pattern_ids))
+        found = self._store.reviews.read(LedgerFilter(pattern_ids=pattern_ids))
         return {r["pattern_id"]: item_from_row(r) for r in found}
 
     def get(self, item_id: str) -> ReviewItem:
-        found = self._store.reviews.read(f"item_id = {sql_str(item_id)}")
+        found = self._store.reviews.read(LedgerFilter(ids=[item_id]))
         if not found:
             raise NotFoundError(f"no review item {item_id!r}; list the review queue to find its id")
         return item_from_row(found[0])

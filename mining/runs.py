@@ -12,12 +12,11 @@ import json
 from datetime import datetime
 from typing import Any, Literal
 
-import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.errors import NotFoundError
 from reverie.ports import MiningRun
-from reverie.store import Store, sql_in, sql_str
+from reverie.store import RowFilter, Store
 from reverie.store.rows import rows
 
 RunStatus = Literal["queued", "running", "yielded", "committed", "failed", "cancelled"]
@@ -91,10 +90,11 @@ class RunState(BaseModel):
 class RunBook:
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._t = store.tables
+        self._runs = store.keyed["mining_runs"]
+        self._plans = store.keyed["mining_plans"]
 
     def create(self, project: str, *, principal: str, mode: Mode, at: datetime, not_before: datetime) -> RunState:
-        number = self._t["mining_runs"].count_rows(f"project = {sql_str(project)}") + 1
+        number = self._runs.count(RowFilter(project=project)) + 1
         state = RunState(
             run_id=f"m-{project}-{number:05d}", project=project, status="queued", mode=mode, principal=principal,
             created_at=at, updated_at=at, started_at=at, not_before=not_before,
@@ -103,37 +103,26 @@ class RunBook:
         return state
 
     def get(self, run_id: str) -> RunState:
-        found = self._read(f"run_id = {sql_str(run_id)}")
-        if not found:
+        found = self._runs.get(run_id)
+        if found is None:
             raise NotFoundError(f"no mining run {run_id!r}; list the runs of the project to find its id")
-        return found[0]
+        return _state(found)
 
     def list(self, project: str | None = None, statuses: set[str] | frozenset[str] | None = None) -> list[RunState]:
-        clauses = []
-        if project is not None:
-            clauses.append(f"project = {sql_str(project)}")
-        if statuses is not None:
-            clauses.append(sql_in("status", statuses))
-        return sorted(self._read(" AND ".join(clauses) or None), key=lambda r: (r.created_at, r.run_id))
+        found = [_state(r) for r in rows(self._runs.select(RowFilter(project=project, statuses=statuses)))]
+        return sorted(found, key=lambda r: (r.created_at, r.run_id))
 
     def save(self, state: RunState) -> None:
         row = {**state.model_dump(exclude={"result"}), "result": json.dumps(state.result, sort_keys=True)}
-        data = pa.Table.from_pylist([row], schema=self._t.schemas["mining_runs"])
-        self._t.write("mining_runs", lambda t: t.merge_insert("run_id").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        self._runs.upsert([row])
 
     def plan(self, run_id: str) -> Plan | None:
-        found = rows(self._t.read("mining_plans", f"run_id = {sql_str(run_id)}"))
-        return Plan.model_validate_json(found[0]["plan"]) if found else None
+        found = self._plans.get(run_id)
+        return Plan.model_validate_json(found["plan"]) if found is not None else None
 
     def save_plan(self, run_id: str, project: str, plan: Plan) -> None:
-        data = pa.Table.from_pylist(
-            [{"run_id": run_id, "project": project, "plan": plan.model_dump_json()}], schema=self._t.schemas["mining_plans"],
-        )
-        self._t.write("mining_plans", lambda t: t.merge_insert("run_id").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        self._plans.upsert([{"run_id": run_id, "project": project, "plan": plan.model_dump_json()}])
 
-    def _read(self, where: str | None) -> list[RunState]:
-        found = []
-        for row in rows(self._t.read("mining_runs", where)):
-            row["result"] = json.loads(row["result"] or "{}")
-            found.append(RunState.model_validate(row))
-        return found
+
+def _state(row: dict[str, Any]) -> RunState:
+    return RunState.model_validate({**row, "result": json.loads(row["result"] or "{}")})

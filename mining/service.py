@@ -33,7 +33,7 @@ from reverie.errors import NotFoundError, QuotaError, RunInProgressError, Valida
 from reverie.ports import MINING_ACTOR, HotSpot, MapPoint, MiningRun, ReviewItem
 from reverie.records import NAME_PATTERN
 from reverie.settings import Settings
-from reverie.store import NoteFilter, Store, sql_str
+from reverie.store import LedgerFilter, NoteFilter, Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 
 log = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ class Mining:
         return self._graphs.versions() + self._maps.versions()
 
     def _supported(self, project: str) -> dict[str, str]:
-        edges = self._store.graph_edges.read(f"project = {sql_str(project)} AND kind = 'supports'")
+        edges = self._store.graph_edges.read(LedgerFilter(project=project, kinds=["supports"]))
         return {
             e["source"].removeprefix("note:"): e["target"].removeprefix("pattern:")
             for e in edges if e["invalid_at"] is None

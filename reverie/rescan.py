@@ -36,12 +36,11 @@ from reverie.ports import EmbeddingService
 from reverie.privacy import Masker
 from reverie.records import Event, Note
 from reverie.settings import PrivacySettings
-from reverie.store import NoteWrite, Store, sql_str
+from reverie.store import NoteWrite, Store
 from reverie.store.rows import event_from_row, events_to_table, note_from_row, rows
 
 log = logging.getLogger(__name__)
 
-CHUNK = 200  # rows per delete predicate
 
 
 @dataclass(frozen=True)
@@ -132,7 +131,7 @@ def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> l
             changed.append(masked)
     if changed:
         table = events_to_table(changed, store.tables.schemas["events"])
-        replace_rows(store, "events", ("agent_id", "event_id"), table)
+        store.tables.replace_rows("events", ("agent_id", "event_id"), table)
         keys = [(e.agent_id, e.event_id) for e in changed]
         store.vectors.write(keys, embedder.embed([e.text for e in changed]), replace=True)
     return changed
@@ -168,7 +167,7 @@ def masked_event(event: Event, masker: Masker) -> Event:
 def rescan_notes(store: Store, embedder: EmbeddingService, masker: Masker, principal: str,
                  stats: dict[str, int]) -> tuple[int, str | None]:
     """One ``edit`` batch with every note whose subject or statement changes, re-embedded."""
-    current = [note_from_row(r) for r in rows(store.tables.read("notes", "tombstone = false"))]
+    current = [note_from_row(r) for r in rows(store.notes.live_rows())]
     changed = [(note, masked_note(note, masker)) for note in current]
     changed = [(old, new) for old, new in changed if new != old]
     vectors = embedder.embed([new.statement for _, new in changed]) if changed else np.zeros((0, 0))
@@ -199,7 +198,7 @@ def rescan_table(store: Store, table: TextTable, masker: Masker) -> int:
                if new is not None]
     if changed:
         data = pa.Table.from_pylist(changed, schema=store.tables.schemas[table.name])
-        replace_rows(store, table.name, table.key, data)
+        store.tables.replace_rows(table.name, table.key, data)
     return len(changed)
 
 
@@ -240,24 +239,3 @@ def _walk(value: Any, mask: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         return {mask(k): _walk(v, mask) for k, v in value.items()}
     return value
-
-
-def replace_rows(store: Store, name: str, key: Sequence[str], data: pa.Table) -> None:
-    """Delete the rows ``data`` replaces (matched on ``key``), then append ``data``."""
-    keys = data.select(list(key)).to_pylist()
-    for start in range(0, len(keys), CHUNK):
-        where = " OR ".join(_row_predicate(k) for k in keys[start:start + CHUNK])
-        store.tables.write(name, lambda t, where=where: t.delete(where))
-    store.tables.write(name, lambda t: t.add(data))
-
-
-def _row_predicate(key: dict[str, Any]) -> str:
-    parts = []
-    for column, value in key.items():
-        if value is None:
-            parts.append(f"{column} IS NULL")
-        elif isinstance(value, str):
-            parts.append(f"{column} = {sql_str(value)}")
-        else:
-            parts.append(f"{column} = {int(value)}")
-    return "(" + " AND ".join(parts) + ")"

@@ -16,7 +16,7 @@ from reverie.errors import ForbiddenError, ValidationError
 from reverie.quarantine import is_instruction
 from reverie.records import Note
 from reverie.rescan import masked_json
-from reverie.store import NoteFilter, NoteWrite, ordered_id, sql_str
+from reverie.store import Filed, NoteFilter, NoteWrite, ordered_id
 from serve.auth.access import Principal, is_personal, may_change_note, require, require_project
 from serve.services import Services
 
@@ -68,9 +68,8 @@ def _keyed(deps: Services, scope: str, namespace: str | None, key: str | None) -
     """The live note of ``scope`` filed under ``namespace`` with ``key``, if there is one."""
     if key is None:
         return None
-    where = [f"array_has(keys, {sql_str(key)})",
-             f"namespace = {sql_str(namespace)}" if namespace is not None else "namespace IS NULL"]
-    found = deps.store.notes.list(NoteFilter(scopes=[scope], statuses=list(LIVE), extra=where), limit=1).notes
+    where = NoteFilter(scopes=[scope], statuses=list(LIVE), key=key, filed=Filed(namespace))
+    found = deps.store.notes.list(where, limit=1).notes
     return found[0] if found else None
 
 

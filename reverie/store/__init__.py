@@ -3,7 +3,10 @@
 ``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
 store built with another embedder. Parts: ``events`` (capture), ``vectors`` (one vector per
 event, computed once), ``keys`` (each consolidated turn's contextual key), ``notes`` (reads), ``batches`` (the only way notes change), ``maintenance``
-(compaction, sizes, purge), and the keyed rows written under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue).
+(compaction, sizes, purge), the keyed rows written under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue),
+and the rows replaced whole by key: ``keyed`` (mining runs, plans, fits, maps, names) and ``retrievals``.
+Parts outside the store filter with typed filters (``NoteFilter``, ``EventFilter``, ``SessionFilter``,
+``BatchFilter``, ``LedgerFilter``, ``RowFilter``, ``ScopeAccess``); SQL text is made only in here.
 """
 
 from __future__ import annotations
@@ -17,21 +20,24 @@ from reverie.embed import EmbedderSpec
 from reverie.errors import BatchConflictError, ConflictError
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
-from reverie.store.batches import BatchWriter, NoteWrite, new_batch_id
+from reverie.store.batches import BatchFilter, BatchWriter, NoteWrite, new_batch_id
 from reverie.store.ids import ordered_id
+from reverie.store.keyed import KEYED_TABLES, KeyedRows, RetrievalRows, RowFilter
 from reverie.store.keytable import KeyTable
-from reverie.store.events import AgentSummary, AppendResult, EventLog
-from reverie.store.ledger import Ledger, graph_node_id
+from reverie.store.events import AgentSummary, AppendResult, EventFilter, EventLog, SessionFilter
+from reverie.store.ledger import Ledger, LedgerFilter, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
-from reverie.store.notes import NoteFilter, NoteHistory, NotePage, NoteReader
-from reverie.store.tables import Tables, sql_in, sql_str
+from reverie.store.notes import Filed, NoteFilter, NoteHistory, NotePage, NoteReader
+from reverie.store.scopes import ScopeAccess
+from reverie.store.tables import Tables
 from reverie.store.vectors import EventVectors
 
 _EDIT_ATTEMPTS = 5
 
 __all__ = [
-    "AgentSummary", "AppendResult", "Ledger", "NoteFilter", "NoteHistory", "NotePage", "NoteWrite",
-    "PurgeResult", "Store", "TableStats", "graph_node_id", "new_batch_id", "ordered_id", "sql_in", "sql_str",
+    "AgentSummary", "AppendResult", "BatchFilter", "EventFilter", "Filed", "KeyedRows", "Ledger", "LedgerFilter",
+    "NoteFilter", "NoteHistory", "NotePage", "NoteWrite", "PurgeResult", "RowFilter", "ScopeAccess",
+    "SessionFilter", "Store", "TableStats", "graph_node_id", "new_batch_id", "ordered_id",
 ]
 
 
@@ -48,6 +54,8 @@ class Store:
         self.graph_nodes = Ledger(self.tables, "graph_nodes", ("project", "node_id"))
         self.graph_edges = Ledger(self.tables, "graph_edges", ("project", "edge_id"))
         self.reviews = Ledger(self.tables, "review_items", ("item_id",))
+        self.keyed = {name: KeyedRows(self.tables, name, key) for name, key in KEYED_TABLES.items()}
+        self.retrievals = RetrievalRows(self.tables)
 
     @classmethod
     def open(cls, settings: StoreSettings, spec: EmbedderSpec, clock: Clock | None = None) -> Store:

@@ -27,6 +27,7 @@ from reverie.store.locks import LeaseLock
 from reverie.store.notes import NoteReader
 from reverie.store.rows import batch_from_row, batch_row, note_from_row, note_from_snapshot, note_row, rows, version_row
 from reverie.store.tables import Tables, sql_in, sql_str
+from reverie.store.where import Clause, all_of, among, equal, not_before
 
 _DERIVED_TABLES = ("notes", "note_versions", "audit", "graph_nodes", "graph_edges", "review_items")
 
@@ -47,6 +48,24 @@ class NoteWrite:
     vector: np.ndarray | None = None
     tombstone: bool = False
     base_version: int | None = None
+
+
+@dataclass(frozen=True)
+class BatchFilter:
+    """Conditions on batches, all of which hold; ``None`` means any. ``committed_since``: committed
+    at or after it."""
+
+    project: str | None = None
+    agent_ids: Iterable[str] | None = None
+    kinds: Iterable[str] | None = None
+    statuses: Iterable[str] | None = None
+    committed_since: datetime | None = None
+
+    def where(self) -> Clause:
+        return all_of(
+            equal("project", self.project), among("agent_id", self.agent_ids), among("kind", self.kinds),
+            among("status", self.statuses), not_before("committed_at", self.committed_since),
+        )
 
 
 def new_batch_id(kind: str) -> str:
@@ -253,17 +272,15 @@ class BatchWriter:
         self, *, project: str | None = None, agent_id: str | None = None,
         kinds: Iterable[str] | None = None, statuses: Iterable[str] | None = None,
     ) -> list[Batch]:
-        clauses = []
-        if project is not None:
-            clauses.append(f"project = {sql_str(project)}")
-        if agent_id is not None:
-            clauses.append(f"agent_id = {sql_str(agent_id)}")
-        if kinds is not None:
-            clauses.append(sql_in("kind", kinds))
-        if statuses is not None:
-            clauses.append(sql_in("status", statuses))
-        found = self._read_batches(" AND ".join(clauses) or None)
+        where = BatchFilter(
+            project=project, agent_ids=None if agent_id is None else [agent_id], kinds=kinds, statuses=statuses,
+        )
+        found = self._read_batches(where.where())
         return sorted(found, key=lambda b: (b.created_at, b.batch_id))
+
+    def frame(self, where: BatchFilter, columns: list[str] | None = None) -> pa.Table:
+        """The rows of the batches matching ``where``, as stored (the fast path for status polls)."""
+        return self._t.read("batches", where.where(), columns)
 
     def _read_batches(self, where: str | None) -> list[Batch]:
         return [batch_from_row(r) for r in rows(self._t.read("batches", where))]

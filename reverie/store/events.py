@@ -19,6 +19,46 @@ from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock, all_held, event_stripe
 from reverie.store.tables import Tables, sql_in, sql_str
+from reverie.store.where import Clause, all_of, among, equal, is_null, later_than, not_before
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Conditions on events, all of which hold; ``None`` means any. ``since``: ``ts`` at or after it;
+    ``ingested_after``: ingested strictly after it."""
+
+    agent_id: str | None = None
+    session_ids: Iterable[str] | None = None
+    event_ids: Iterable[str] | None = None
+    project: str | None = None
+    projects: Iterable[str] | None = None
+    since: datetime | None = None
+    ingested_after: datetime | None = None
+
+    def where(self) -> Clause:
+        return all_of(
+            equal("agent_id", self.agent_id), among("session_id", self.session_ids),
+            among("event_id", self.event_ids), equal("project", self.project), among("project", self.projects),
+            not_before("ts", self.since), later_than("ingested_at", self.ingested_after),
+        )
+
+
+@dataclass(frozen=True)
+class SessionFilter:
+    """Conditions on sessions, all of which hold; ``None`` means any. ``consolidated``: whether a
+    run consumed the session (``False``: pending)."""
+
+    agent_ids: Iterable[str] | None = None
+    session_ids: Iterable[str] | None = None
+    project: str | None = None
+    consolidated: bool | None = None
+
+    def where(self) -> Clause:
+        pending = None if self.consolidated is None else not self.consolidated
+        return all_of(
+            among("agent_id", self.agent_ids), among("session_id", self.session_ids),
+            equal("project", self.project), is_null("consolidated_by", pending),
+        )
 
 
 @dataclass(frozen=True)
@@ -121,42 +161,33 @@ class EventLog:
         self, *, agent_id: str | None = None, session_ids: Iterable[str] | None = None,
         project: str | None = None, pending_only: bool = False,
     ) -> list[Session]:
-        clauses = []
-        if agent_id is not None:
-            clauses.append(f"agent_id = {sql_str(agent_id)}")
-        if session_ids is not None:
-            clauses.append(sql_in("session_id", session_ids))
-        if project is not None:
-            clauses.append(f"project = {sql_str(project)}")
-        if pending_only:
-            clauses.append("consolidated_by IS NULL")
-        table = self._t.read("sessions", " AND ".join(clauses) or None)
-        found = [Session.model_validate(r) for r in rows(table)]
+        where = SessionFilter(
+            agent_ids=None if agent_id is None else [agent_id], session_ids=session_ids, project=project,
+            consolidated=False if pending_only else None,
+        )
+        found = [Session.model_validate(r) for r in rows(self.session_frame(where))]
         return sorted(found, key=lambda s: (s.started_at, s.session_id))
+
+    def session_frame(self, where: SessionFilter, columns: list[str] | None = None) -> pa.Table:
+        return self._t.read("sessions", where.where(), columns)
+
+    def count_sessions(self, where: SessionFilter) -> int:
+        return self._t["sessions"].count_rows(where.where())
 
     def query(
         self, *, agent_id: str | None = None, session_ids: Iterable[str] | None = None,
         event_ids: Iterable[str] | None = None, project: str | None = None,
     ) -> list[Event]:
         """Events matching every given filter, oldest first."""
-        table = self.frame(agent_id=agent_id, session_ids=session_ids, event_ids=event_ids, project=project)
-        found = [event_from_row(r) for r in rows(table)]
+        where = EventFilter(agent_id=agent_id, session_ids=session_ids, event_ids=event_ids, project=project)
+        found = [event_from_row(r) for r in rows(self.frame(where))]
         return sorted(found, key=lambda e: (e.ts, e.session_id, e.event_id))
 
-    def frame(
-        self, *, agent_id: str | None = None, session_ids: Iterable[str] | None = None,
-        event_ids: Iterable[str] | None = None, project: str | None = None,
-    ) -> pa.Table:
-        clauses = []
-        if agent_id is not None:
-            clauses.append(f"agent_id = {sql_str(agent_id)}")
-        if session_ids is not None:
-            clauses.append(sql_in("session_id", session_ids))
-        if event_ids is not None:
-            clauses.append(sql_in("event_id", event_ids))
-        if project is not None:
-            clauses.append(f"project = {sql_str(project)}")
-        return self._t.read("events", " AND ".join(clauses) or None)
+    def frame(self, where: EventFilter, columns: list[str] | None = None) -> pa.Table:
+        return self._t.read("events", where.where(), columns)
+
+    def count(self, where: EventFilter) -> int:
+        return self._t["events"].count_rows(where.where())
 
     def get(self, event_id: str, agent_id: str | None = None) -> Event:
         found = self.query(event_ids=[event_id], agent_id=agent_id)

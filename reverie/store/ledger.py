@@ -13,7 +13,8 @@ that ids of different kinds never collide and purge can find every node of a not
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -21,11 +22,31 @@ import pyarrow as pa
 from reverie.records import Batch
 from reverie.store.rows import rows
 from reverie.store.tables import Tables, sql_in
+from reverie.store.where import Clause, all_of, among, equal
 
 
 def graph_node_id(kind: str, key: str) -> str:
     """The id of a graph node of ``kind`` (pattern, note, subject, agent, session, module, project)."""
     return f"{kind}:{key}"
+
+
+@dataclass(frozen=True)
+class LedgerFilter:
+    """Conditions on a ledger's stored rows, all of which hold; ``None`` means any. ``ids`` are of the
+    ledger's own id (``node_id``, ``edge_id``, ``item_id``); ``kinds`` and ``sources`` hold on the
+    graph tables, ``pattern_ids`` on the review queue."""
+
+    project: str | None = None
+    ids: Iterable[str] | None = None
+    kinds: Iterable[str] | None = None
+    sources: Iterable[str] | None = None
+    pattern_ids: Iterable[str] | None = None
+
+    def where(self, id_column: str) -> Clause:
+        return all_of(
+            equal("project", self.project), among(id_column, self.ids), among("kind", self.kinds),
+            among("source", self.sources), among("pattern_id", self.pattern_ids),
+        )
 
 
 class Ledger:
@@ -49,9 +70,9 @@ class Ledger:
         self._t.write(self.name, lambda t: t.add(table))
         return len(data)
 
-    def read(self, where: str | None = None) -> list[dict[str, Any]]:
+    def read(self, where: LedgerFilter | None = None) -> list[dict[str, Any]]:
         """The visible row of each key matching ``where`` (evaluated on every stored row)."""
-        found = rows(self._t.read(self.name, where))
+        found = rows(self.stored(where))
         committed = self._committed({r["batch_id"] for r in found})
         newest: dict[tuple, dict[str, Any]] = {}
         for row in found:
@@ -61,6 +82,10 @@ class Ledger:
             if key not in newest or (row["seq"] or 0) > (newest[key]["seq"] or 0):
                 newest[key] = row
         return [newest[k] for k in sorted(newest)]
+
+    def stored(self, where: LedgerFilter | None = None) -> pa.Table:
+        """Every stored row matching ``where``, of any batch and any write (what exports filter)."""
+        return self._t.read(self.name, (where or LedgerFilter()).where(self._key[-1]))
 
     def key_of(self, row: dict[str, Any]) -> tuple:
         return tuple(row[k] for k in self._key)

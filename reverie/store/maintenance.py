@@ -151,8 +151,13 @@ class Maintenance:
             }
             writes.append(NoteWrite(note.model_copy(update=update), "purge", "evidence purged"))
         batch = self._writer.run("purge", writes, principal=principal)
-        self._t.write("note_versions", lambda t: t.delete(sql_in("note_id", mixed)))
+        self.drop_versions(mixed)
         return batch.batch_id
+
+    def drop_versions(self, note_ids: Iterable[str]) -> None:
+        """Delete the earlier views of ``note_ids`` (they may hold purged words)."""
+        ids = list(note_ids)
+        self._t.write("note_versions", lambda t: t.delete(sql_in("note_id", ids)))
 
     def _delete_notes(self, note_ids: set[str]) -> None:
         if note_ids:

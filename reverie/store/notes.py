@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
@@ -11,34 +11,80 @@ import pyarrow as pa
 from reverie.errors import NotFoundError
 from reverie.records import AuditEntry, Note
 from reverie.store.rows import note_from_row, note_from_snapshot, rows
+from reverie.store.scopes import PERSONAL, ScopeAccess, ScopeKind, kind_where
 from reverie.store.tables import Tables, sql_in, sql_str
 from reverie.store.visibility import visible
+from reverie.store.where import Clause, all_of, among, any_of, equal, greater, holds_any, is_null, not_among, starts
+
+
+@dataclass(frozen=True)
+class Filed:
+    """Notes filed under ``namespace`` (``None``: under none), or also below it (``below``)."""
+
+    namespace: str | None
+    below: bool = False
+
+    def where(self) -> Clause:
+        if self.namespace is None:
+            return is_null("namespace", True)
+        exact = equal("namespace", self.namespace)
+        return any_of(exact, starts("namespace", self.namespace + ".")) if self.below else exact
 
 
 @dataclass(frozen=True)
 class NoteFilter:
-    """Conditions on current note views; ``None`` means any."""
+    """Conditions on current note views, all of which hold; ``None`` means any.
+
+    ``agents``: owned by or drawn from one of them; ``evidence_any``: resting on one of these events;
+    ``exclude_personal_types``: types left out of personal scopes only; ``after_id``: ids after it;
+    ``visible_to``: what that reader sees (``reverie.store.scopes``).
+    """
 
     project: str | None = None
+    projects: Sequence[str] | None = None
     module: str | None = None
     scopes: Sequence[str] | None = None
+    scope_kinds: Sequence[ScopeKind] | None = None
+    exclude_scopes: Sequence[str] | None = None
     statuses: Sequence[str] | None = None
+    exclude_statuses: Sequence[str] | None = None
     types: Sequence[str] | None = None
+    exclude_types: Sequence[str] | None = None
+    exclude_personal_types: Sequence[str] | None = None
     owner: str | None = None
+    agents: Sequence[str] | None = None
     note_ids: Sequence[str] | None = None
-    extra: list[str] = field(default_factory=list)
+    after_id: str | None = None
+    evidence_any: Sequence[str] | None = None
+    key: str | None = None
+    filed: Filed | None = None
+    visible_to: ScopeAccess | None = None
 
     def where(self) -> str:
-        clauses = ["tombstone = false", *self.extra]
-        for column, value in (("project", self.project), ("module", self.module), ("owner_agent", self.owner)):
-            if value is not None:
-                clauses.append(f"{column} = {sql_str(value)}")
-        for column, values in (
-            ("scope", self.scopes), ("status", self.statuses), ("type", self.types), ("note_id", self.note_ids),
-        ):
-            if values is not None:
-                clauses.append(sql_in(column, values))
-        return " AND ".join(clauses)
+        return all_of("tombstone = false", self._columns(), self._scopes(), self._lists()) or ""
+
+    def _columns(self) -> Clause:
+        return all_of(
+            equal("project", self.project), among("project", self.projects), equal("module", self.module),
+            among("status", self.statuses), not_among("status", self.exclude_statuses),
+            among("type", self.types), not_among("type", self.exclude_types), equal("owner_agent", self.owner),
+            among("note_id", self.note_ids), greater("note_id", self.after_id),
+        )
+
+    def _scopes(self) -> Clause:
+        personal_types = None
+        if self.exclude_personal_types:
+            personal_types = f"NOT ({starts('scope', PERSONAL)} AND {among('type', self.exclude_personal_types)})"
+        return all_of(
+            among("scope", self.scopes), kind_where(self.scope_kinds), not_among("scope", self.exclude_scopes),
+            personal_types, self.visible_to.where() if self.visible_to else None,
+            self.filed.where() if self.filed else None,
+        )
+
+    def _lists(self) -> Clause:
+        agents = any_of(among("owner_agent", self.agents), holds_any("source_agents", self.agents))
+        keys = None if self.key is None else holds_any("keys", [self.key])
+        return all_of(holds_any("evidence", self.evidence_any), agents, keys)
 
 
 @dataclass(frozen=True)
@@ -78,8 +124,7 @@ class NoteReader:
 
     def list(self, where: NoteFilter, *, limit: int = 100, cursor: str | None = None) -> NotePage:
         """One page ordered by note id; ``cursor`` is the last id of the previous page."""
-        extra = [f"note_id > {sql_str(cursor)}"] if cursor else []
-        scoped = NoteFilter(**{**where.__dict__, "extra": [*where.extra, *extra]})
+        scoped = replace(where, after_id=cursor) if cursor else where
         table = self.frame(scoped).sort_by("note_id")
         page = [note_from_row(r) for r in rows(table.slice(0, limit))]
         more = table.num_rows > limit
@@ -114,6 +159,14 @@ class NoteReader:
             raise NotFoundError(f"no note {note_id!r}; list notes to find its id")
         audit = [AuditEntry.model_validate(r) for r in rows(self._t.read("audit", f"note_id = {sql_str(note_id)}"))]
         return NoteHistory([versions[v] for v in sorted(versions)], sorted(audit, key=lambda a: (a.ts, a.audit_id)))
+
+    def live_rows(self) -> pa.Table:
+        """Every stored note row but tombstones, of any batch and version (rescans and migrations)."""
+        return self._t.read("notes", "tombstone = false")
+
+    def audit_actions(self, batch_ids: Sequence[str]) -> Sequence[str]:
+        """The action of every audit row the batches ``batch_ids`` wrote."""
+        return self._t.read("audit", sql_in("batch_id", batch_ids), ["action"])["action"].to_pylist()
 
     def latest_rows(self, note_ids: Iterable[str]) -> dict[str, dict]:
         """The newest visible row of each note, tombstones included (the writer's base versions)."""

@@ -6,9 +6,9 @@ import logging
 import random
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import lancedb
 import pyarrow as pa
@@ -34,6 +34,7 @@ EVENT_LOCK_STRIPES = 16
 LOCK_NAMES = ("commit", *(f"events-{i:02d}" for i in range(EVENT_LOCK_STRIPES)))
 _SEED_ROWS = {"locks": [{"name": name, "holder": None, "expires_ns": 0} for name in LOCK_NAMES]}
 _RETRYABLE = ("commit conflict", "retryable", "conflict", "too many concurrent")
+_REPLACE_CHUNK = 200  # rows per delete predicate
 
 
 def sql_str(value: str) -> str:
@@ -186,6 +187,28 @@ class Tables:
         if columns:
             query = query.select(columns)
         return query.limit(None).to_arrow()
+
+    def replace_rows(self, name: str, key: Sequence[str], data: pa.Table) -> None:
+        """Delete the rows ``data`` replaces (matched on the ``key`` columns), then append ``data``."""
+        keys = data.select(list(key)).to_pylist()
+        for start in range(0, len(keys), _REPLACE_CHUNK):
+            self._delete(name, " OR ".join(_row_predicate(k) for k in keys[start:start + _REPLACE_CHUNK]))
+        self.write(name, lambda t: t.add(data))
+
+    def _delete(self, name: str, where: str) -> None:
+        self.write(name, lambda t: t.delete(where))
+
+
+def _row_predicate(key: dict[str, Any]) -> str:
+    parts = []
+    for column, value in key.items():
+        if value is None:
+            parts.append(f"{column} IS NULL")
+        elif isinstance(value, str):
+            parts.append(f"{column} = {sql_str(value)}")
+        else:
+            parts.append(f"{column} = {int(value)}")
+    return "(" + " AND ".join(parts) + ")"
 
 
 def _is_retryable(exc: Exception) -> bool:

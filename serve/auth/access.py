@@ -26,7 +26,7 @@ from typing import Literal
 
 from reverie.errors import ForbiddenError, NotFoundError
 from reverie.records import Batch, Event, Note
-from reverie.store import sql_in, sql_str
+from reverie.store.scopes import ScopeAccess, is_personal
 from serve.auth.keys import ALL_PROJECTS, Identity, RoleName
 
 Action = Literal[
@@ -51,8 +51,6 @@ ROLE_ACTIONS: dict[RoleName, frozenset[Action]] = {
         "graph.read", "metrics.read", "purge", "export", "import",
     }),
 }
-
-SHARED_PREFIXES = ("module:", "project:")
 
 
 @dataclass(frozen=True)
@@ -123,27 +121,30 @@ def require_project(principal: Principal, project: str | None) -> None:
 
 
 # --- visibility --------------------------------------------------------------------------------
-def is_personal(scope: str) -> bool:
-    return scope.startswith("personal:")
+# The scope rule itself is ``reverie.store.scopes.ScopeAccess``; this says whose access a key grants.
 
 
-def scope_project(scope: str) -> str | None:
-    """The project a shared scope belongs to (``module:p/m`` and ``project:p``), else ``None``."""
-    if scope.startswith("project:"):
-        return scope.removeprefix("project:")
-    if scope.startswith("module:"):
-        return scope.removeprefix("module:").split("/", 1)[0]
-    return None
+def note_access(principal: Principal) -> ScopeAccess:
+    """The scopes the caller reads: every note for admins; else ``team``, the shared notes of its
+    projects and, for an agent, its own personal notes. Filter notes with it (``NoteFilter.visible_to``)."""
+    if principal.is_admin:
+        return ScopeAccess(everything=True)
+    return ScopeAccess(projects=_projects(principal), agent=principal.id if principal.role == "agent" else None)
+
+
+def retrieval_access(principal: Principal, agent_id: str) -> ScopeAccess:
+    """The scopes a retrieval acting as ``agent_id`` reads: those of ``note_access``, but an admin
+    sees that agent's personal notes (not everyone's) beside every project's shared notes."""
+    acting = principal.is_admin or principal.id == agent_id
+    return ScopeAccess(projects=_projects(principal), agent=agent_id if acting else None)
+
+
+def _projects(principal: Principal) -> frozenset[str] | None:
+    return None if principal.all_projects else principal.projects
 
 
 def sees_note(principal: Principal, note: Note) -> bool:
-    if principal.is_admin:
-        return True
-    if is_personal(note.scope):
-        return principal.role == "agent" and note.scope == f"personal:{principal.id}"
-    if note.scope == "team":
-        return True
-    return principal.in_project(scope_project(note.scope)) and scope_project(note.scope) == note.project
+    return note_access(principal).admits(note.scope, note.project)
 
 
 def may_change_note(principal: Principal, note: Note) -> bool:
@@ -191,16 +192,3 @@ def may_roll_back(principal: Principal, batch: Batch) -> bool:
 def sees_agent(principal: Principal, agent_id: str, projects: Iterable[str]) -> bool:
     """Agents of the caller's projects (teammates included); an agent always sees itself."""
     return principal.is_admin or principal.id == agent_id or any(principal.in_project(p) for p in projects)
-
-
-def notes_sql(principal: Principal) -> list[str]:
-    """SQL conditions on ``notes`` that keep exactly what ``sees_note`` keeps (none for admins)."""
-    if principal.is_admin:
-        return []
-    shared = "(scope LIKE 'module:%' OR scope LIKE 'project:%')"
-    if not principal.all_projects:
-        shared = f"({shared} AND {sql_in('project', principal.projects)})"
-    parts = ["scope = 'team'", shared]
-    if principal.role == "agent":
-        parts.append(f"scope = {sql_str('personal:' + principal.id)}")
-    return ["(" + " OR ".join(parts) + ")"]

@@ -28,7 +28,7 @@ from reverie.api import PurgeRequest, PurgeResult
 from reverie.errors import ValidationError
 from reverie.ports import EmbeddingService
 from reverie.records import Event, Note
-from reverie.store import NoteWrite, Store, sql_in, sql_str
+from reverie.store import NoteWrite, Store
 
 MAX_STATEMENT = 1000
 
@@ -55,7 +55,7 @@ def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, princ
         batch_ids.append(rebuilt)
     rekey(store, embedder, result.rekey)
     if request.agent_id is not None:
-        store.tables.write("retrievals", lambda t: t.delete(f"agent_id = {sql_str(request.agent_id)}"))
+        store.retrievals.delete_of_agent(request.agent_id)
     if rebuilt is not None or request.agent_id is not None:
         store.maintenance.scrub()
     return PurgeResult(
@@ -89,7 +89,7 @@ def rebuild(store: Store, embedder: EmbeddingService, note_ids: Sequence[str], p
     writes += [NoteWrite(p.note, "purge", "no remaining evidence after a purge", tombstone=True) for p in changed if p.gone]
     batch = store.batches.run("purge", writes, principal=principal)
     ids = [p.note.note_id for p in changed]
-    store.tables.write("note_versions", lambda t: t.delete(sql_in("note_id", ids)))
+    store.maintenance.drop_versions(ids)
     return batch.batch_id
 
 

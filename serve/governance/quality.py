@@ -35,7 +35,7 @@ import pyarrow.compute as pc
 from reverie.api import LayerUse, MemoryMetrics, MetricAlert
 from reverie.records import Batch
 from reverie.settings import Settings
-from reverie.store import NoteFilter, Store, sql_in
+from reverie.store import EventFilter, NoteFilter, Store
 from reverie.store.rows import rows
 
 if TYPE_CHECKING:
@@ -80,9 +80,8 @@ def compute(store: Store, settings: Settings, projects: Sequence[str] | None) ->
 
 
 def _notes(store: Store, projects: Sequence[str] | None) -> pa.Table:
-    extra = [sql_in("project", projects)] if projects is not None else []
     columns = ["note_id", "status", "type", "scope", "owner_agent", "created_at", "vector"]
-    return store.notes.frame(NoteFilter(extra=extra), columns=columns)
+    return store.notes.frame(NoteFilter(projects=projects), columns=columns)
 
 
 def _count(notes: pa.Table, column: str, values: list[str], *, active: bool = False) -> int:
@@ -108,8 +107,7 @@ def _fill(notes: pa.Table, cap: int) -> float:
 def _dedup_rate(store: Store, batch_ids: list[str]) -> float | None:
     if not batch_ids:
         return None
-    audit = store.tables.read("audit", sql_in("batch_id", batch_ids), ["action"])
-    actions = audit["action"].to_pylist()
+    actions = store.notes.audit_actions(batch_ids)
     merges = actions.count("merge")
     return _ratio(merges, merges + actions.count("add"))
 
@@ -140,10 +138,8 @@ def _greedy_merges(vectors: np.ndarray, threshold: float) -> int:
 
 
 def _savings(store: Store, notes: pa.Table, projects: Sequence[str] | None, since: datetime) -> float | None:
-    where = f"ts >= timestamp '{since.isoformat()}'"
-    if projects is not None:
-        where += f" AND {sql_in('project', projects)}"
-    raw = pc.sum(pc.binary_length(pc.cast(store.tables.read("events", where, ["text"])["text"], pa.binary()))).as_py() or 0
+    texts = store.events.frame(EventFilter(projects=projects, since=since), ["text"])["text"]
+    raw = pc.sum(pc.binary_length(pc.cast(texts, pa.binary()))).as_py() or 0
     if not raw:
         return None
     fresh = notes.filter(pc.and_(pc.equal(notes["status"], "active"), pc.greater_equal(notes["created_at"], pa.scalar(since, notes.schema.field("created_at").type))))
@@ -154,12 +150,9 @@ def _savings(store: Store, notes: pa.Table, projects: Sequence[str] | None, sinc
 
 
 def _hit_rates(store: Store, projects: Sequence[str] | None, since: datetime) -> tuple[float | None, float | None]:
-    where = "feedback_at IS NOT NULL"
-    if projects is not None:
-        where += f" AND {sql_in('project', projects)}"
     recent: list[float] = []
     earlier: list[float] = []
-    for row in rows(store.tables.read("retrievals", where, ["note_ids", "used", "feedback_at"])):
+    for row in rows(store.retrievals.with_feedback(projects, ["note_ids", "used", "feedback_at"])):
         top = (row["note_ids"] or [])[:5]
         if top:
             rate = len(set(top) & set(row["used"] or [])) / len(top)

@@ -33,7 +33,7 @@ from reverie.api import ImportResult
 from reverie.errors import NotFoundError, ValidationError
 from reverie.ports import EmbeddingService
 from reverie.records import Note
-from reverie.store import NoteFilter, NoteWrite, Store, sql_str
+from reverie.store import LedgerFilter, NoteFilter, NoteWrite, Store
 from reverie.store.rows import note_from_row, rows
 
 FORMAT = "reverie-export"
@@ -64,7 +64,8 @@ def export_project(store: Store, project: str) -> bytes:
 
 def committed_rows(store: Store, name: str, project: str) -> pa.Table:
     """Rows of a graph table of ``project`` whose batch is committed (what readers may see)."""
-    table = store.tables.read(name, f"project = {sql_str(project)}")
+    ledger = {"graph_nodes": store.graph_nodes, "graph_edges": store.graph_edges}[name]
+    table = ledger.stored(LedgerFilter(project=project))
     if table.num_rows == 0:
         return table
     shown = {b.batch_id for b in store.batches.list(statuses=["committed", "rolled_back"])}

@@ -35,9 +35,9 @@ import pyarrow as pa
 
 from reverie.records import VISIBLE_BATCH_STATUSES
 from reverie.settings import RetrievalSettings
-from reverie.store import NoteFilter, Store, sql_in
+from reverie.store import BatchFilter, NoteFilter, Store
+from reverie.store.scopes import names_own_project
 from reverie.store.rows import rows
-from serve.auth.access import scope_project
 from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 
@@ -157,8 +157,8 @@ class NoteIndex:
 
     def _committed_since(self, watermark: datetime | None) -> list[dict]:
         since = (min(watermark, self._store.now()) if watermark else self._store.now()) - WINDOW
-        where = f"{sql_in('status', VISIBLE_BATCH_STATUSES)} AND committed_at >= timestamp '{since.isoformat()}'"
-        return rows(self._store.tables.read("batches", where, ["batch_id", "note_ids", "committed_at"]))
+        where = BatchFilter(statuses=VISIBLE_BATCH_STATUSES, committed_since=since)
+        return rows(self._store.batches.frame(where, ["batch_id", "note_ids", "committed_at"]))
 
     def _remember(self, batches: Iterable[dict]) -> None:
         for batch in batches:
@@ -284,8 +284,7 @@ def _withholds(row: dict) -> bool:
 
 def _consistent(row: dict) -> bool:
     """A shared note's scope names its own project (``sees_note`` refuses others to everyone but admins)."""
-    owner = scope_project(row["scope"])
-    return owner is None or owner == row["project"]
+    return names_own_project(row["scope"], row["project"])
 
 
 _LIGHT = ["note_id", "version", "status", "tombstone", "scope", "project", "statement", "confidence",

@@ -42,8 +42,9 @@ from reverie.errors import ForbiddenError, UnavailableError
 from reverie.ports import EmbeddingService
 from reverie.settings import RetrievalSettings
 from reverie.store import Store
+from reverie.store.scopes import is_personal, scope_project
 from reverie.tokens import TokenCounter
-from serve.auth.access import Principal, is_personal, scope_project
+from serve.auth.access import Principal, retrieval_access
 from serve.retrieval.fill import Fill, Ranked, Recalled
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
@@ -59,9 +60,7 @@ _LOAD_WAIT_SECONDS = 60.0
 def sees_scope(principal: Principal, agent_id: str, scope: str) -> bool:
     """What ``sees_note`` lets the caller see, acting as ``agent_id`` (an admin sees that agent's view
     of personal notes and every project's shared notes)."""
-    if is_personal(scope):
-        return scope == f"personal:{agent_id}" and (principal.is_admin or principal.id == agent_id)
-    return scope == "team" or principal.in_project(scope_project(scope))
+    return retrieval_access(principal, agent_id).sees_scope(scope)
 
 
 def wanted(principal: Principal, request: RetrieveRequest, block: ScopeBlock) -> bool:

@@ -15,12 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-import pyarrow as pa
-
 from reverie.clock import Clock
 from reverie.errors import NotFoundError, ValidationError
-from reverie.store import Store, ordered_id, sql_str
-from reverie.store.rows import rows
+from reverie.store import Store, ordered_id
 
 
 @dataclass(frozen=True)
@@ -96,13 +93,8 @@ class RetrievalLog:
         return found, marked
 
     def _read(self, retrieval_id: str) -> RetrievalRecord | None:
-        table = self._store.tables.read("retrievals", f"retrieval_id = {sql_str(retrieval_id)}")
-        found = [RetrievalRecord(**{k: v for k, v in r.items()}) for r in rows(table)]
-        return found[0] if found else None
+        found = self._store.retrievals.get(retrieval_id)
+        return RetrievalRecord(**found) if found is not None else None
 
     def _write(self, records: Sequence[RetrievalRecord]) -> None:
-        schema = self._store.tables.schemas["retrievals"]
-        data = pa.Table.from_pylist([r.__dict__ for r in records], schema=schema)
-        self._store.tables.write("retrievals", lambda t: (
-            t.merge_insert("retrieval_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
-        ))
+        self._store.retrievals.upsert([r.__dict__ for r in records])

@@ -28,7 +28,7 @@ from reverie.dates import Window
 from reverie.ports import EmbeddingService
 from reverie.records import Event
 from reverie.settings import RetrievalSettings
-from reverie.store import Store, sql_str
+from reverie.store import EventFilter, Store
 from reverie.store.rows import event_from_row, rows
 from serve.retrieval.agentturns import AgentTurns, Turn, TurnHits
 
@@ -83,7 +83,7 @@ class TurnIndex:
         if turns is None:
             return self._keys(agent_id, self._read(agent_id, AgentTurns(self._dim), version, None))
         if turns.version[0] != version[0]:
-            stored = self._store.tables["events"].count_rows(f"agent_id = {sql_str(agent_id)}")
+            stored = self._store.events.count(EventFilter(agent_id=agent_id))
             fresh = self._read(agent_id, turns, version, turns.watermark)
             if fresh.stored != stored:  # a purge took turns away: read the whole log again
                 return self._keys(agent_id, self._read(agent_id, AgentTurns(self._dim), version, None))
@@ -99,10 +99,8 @@ class TurnIndex:
         return turns
 
     def _read(self, agent_id: str, turns: AgentTurns, version: tuple[int, int], since: datetime | None) -> AgentTurns:
-        where = f"agent_id = {sql_str(agent_id)}"
-        if since is not None:
-            where += f" AND ingested_at > timestamp '{since.isoformat()}'"
-        events = sorted((event_from_row(r) for r in rows(self._store.tables.read("events", where))),
+        where = EventFilter(agent_id=agent_id, ingested_after=since)
+        events = sorted((event_from_row(r) for r in rows(self._store.events.frame(where))),
                         key=lambda e: (e.ingested_at, e.ts, e.event_id))
         if events:
             turns.add(events, self._vectors(agent_id, events))

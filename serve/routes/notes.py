@@ -19,8 +19,8 @@ from reverie.api import (
 )
 from reverie.errors import ForbiddenError, NotFoundError, ValidationError
 from reverie.records import Note, NoteStatus, NoteType
-from reverie.store import NoteFilter, sql_in, sql_str
-from serve.auth.access import Principal, may_change_note, notes_sql, require, sees_event, sees_note, visible_note
+from reverie.store import Filed, NoteFilter
+from serve.auth.access import Principal, may_change_note, note_access, require, sees_event, sees_note, visible_note
 from serve.authored import write_note
 from serve.routes.context import ERRORS, ID, SCOPE, Caller, Deps, IdPath, IdQuery, NameQuery
 from serve.services import Services
@@ -44,19 +44,11 @@ def list_notes(
     principal.project_filter(project)
     where = NoteFilter(
         project=project, scopes=[scope] if scope else None, statuses=[status] if status else None,
-        types=[type] if type else None, owner=agent, extra=[*notes_sql(principal), *_filed(namespace, key)],
+        types=[type] if type else None, owner=agent, visible_to=note_access(principal), key=key,
+        filed=Filed(namespace, below=True) if namespace is not None else None,
     )
     page = deps.store.notes.list(where, limit=limit, cursor=cursor)
     return NoteList(notes=[NoteView.of(n) for n in page.notes if sees_note(principal, n)], next_cursor=page.next_cursor)
-
-
-def _filed(namespace: str | None, key: str | None) -> list[str]:
-    clauses = []
-    if namespace is not None:
-        clauses.append(f"(namespace = {sql_str(namespace)} OR starts_with(namespace, {sql_str(namespace + '.')}))")
-    if key is not None:
-        clauses.append(f"array_has(keys, {sql_str(key)})")
-    return clauses
 
 
 @router.post("/notes", status_code=201, response_model=NoteView)
@@ -147,6 +139,5 @@ def read_event(event_id: IdPath, principal: Caller, deps: Deps, agent_id: IdQuer
 def _is_visible_evidence(deps: Services, principal: Principal, event_id: str, agent_id: str) -> bool:
     if principal.role == "agent" or principal.is_admin:
         return False
-    where = NoteFilter(extra=[*notes_sql(principal), f"array_has(evidence, {sql_str(event_id)})",
-                              f"({sql_in('owner_agent', [agent_id])} OR array_has(source_agents, {sql_str(agent_id)}))"])
+    where = NoteFilter(visible_to=note_access(principal), evidence_any=[event_id], agents=[agent_id])
     return any(sees_note(principal, n) for n in deps.store.notes.list(where, limit=MAX_PAGE).notes)
