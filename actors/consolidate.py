@@ -118,7 +118,8 @@ class Consolidation:
         timer.lap("extract")
         statements = [c.statement for c in candidates]
         vectors = self._model.embed(statements + [slot_text(s) for s in statements]) if candidates else np.zeros((0, 0))
-        members = [Member(c, v, slot) for c, v, slot in zip(candidates, vectors[:len(candidates)], vectors[len(candidates):], strict=True)]
+        n = len(candidates)
+        members = [Member(c, v, slot) for c, v, slot in zip(candidates, vectors[:n], vectors[n:], strict=True)]
         timer.lap("embed")
         if settings.consolidation.contextual_keys:
             self._write_keys([e for e in events if e.session_id in consumed])
@@ -152,7 +153,8 @@ class Consolidation:
                 if attempt == rounds:
                     raise
                 log.info("agent %s: notes changed during the run; repairing (round %d)", self.agent_id, attempt + 1)
-                batch = self._store.begin(batch.agent_id or self.agent_id, batch.project, {"reason": reason, "repair": attempt + 1})
+                batch = self._store.begin(batch.agent_id or self.agent_id, batch.project,
+                                          {"reason": reason, "repair": attempt + 1})
         raise AssertionError("unreachable")
 
     def plan(self, prepared: Prepared, picked: Sequence[Session]) -> list[Change]:

@@ -7,7 +7,6 @@ by name with ``get_if_exists``, so calling it again, or from another process, fi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import ray
 
@@ -15,6 +14,7 @@ from actors.directory import DirectoryActor, directory_options
 from actors.embedding import EmbeddingServiceActor, embedding_options
 from actors.gateway import StoreGatewayActor, gateway_options
 from reverie.clock import Clock, SystemClock
+from reverie.remote import Handle
 from reverie.settings import Settings
 
 
@@ -22,9 +22,9 @@ from reverie.settings import Settings
 class Memory:
     """Handles of the three named actors (callers usually go through ``reverie.remote`` instead)."""
 
-    store: Any
-    embedder: Any
-    directory: Any
+    store: Handle
+    embedder: Handle
+    directory: Handle
 
     def stop(self) -> None:
         """Passivate every agent actor and end the three services."""
@@ -36,10 +36,10 @@ class Memory:
 def start_memory(settings: Settings, clock: Clock | None = None, *, ticker: bool = True) -> Memory:
     """Create (or find) the actors, wait until they answer, and start the trigger ticker."""
     clock = clock or SystemClock()
-    store = StoreGatewayActor.options(**gateway_options(settings)).remote(settings, clock)
-    embedder = EmbeddingServiceActor.options(**embedding_options(settings)).remote(settings.embedding, settings.actors)
+    store: Handle = StoreGatewayActor.options(**gateway_options(settings)).remote(settings, clock)
+    embedder: Handle = EmbeddingServiceActor.options(**embedding_options(settings)).remote(settings.embedding, settings.actors)
     ray.get([store.pid.remote(), embedder.info.remote()])
-    directory = DirectoryActor.options(**directory_options(settings)).remote(settings, clock)
+    directory: Handle = DirectoryActor.options(**directory_options(settings)).remote(settings, clock)
     if ticker:
         ray.get(directory.start_ticker.remote())
     else:

@@ -29,9 +29,17 @@ from actors.triggers import AgentActivity, Due, TriggerPolicy
 from reverie.capture import CaptureRequest
 from reverie.clock import Clock, SystemClock
 from reverie.errors import NotFoundError, RunInProgressError
-from reverie.ports import DIRECTORY_ACTOR, STORE_ACTOR, AgentInfo, AgentStatus, CaptureResult, ConsolidationResult, agent_actor_name
+from reverie.ports import (
+    DIRECTORY_ACTOR,
+    STORE_ACTOR,
+    AgentInfo,
+    AgentStatus,
+    CaptureResult,
+    ConsolidationResult,
+    agent_actor_name,
+)
 from reverie.records import Session
-from reverie.remote import wait
+from reverie.remote import Handle, wait
 from reverie.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -194,7 +202,7 @@ class Directory:
                 await self._stopping[agent_id]
             if agent_id in self._released:
                 await self._name_released(agent_id)
-            handle = AgentMemoryActor.options(**agent_options(agent_id, self._settings)).remote(
+            handle: Handle = AgentMemoryActor.options(**agent_options(agent_id, self._settings)).remote(
                 agent_id, self._settings, self._clock)
             await handle.ready.remote()
             self._live[agent_id] = handle
@@ -300,7 +308,8 @@ class Directory:
             self._errors.pop(agent_id, None)
             return result
         except Exception as exc:
-            self._errors[agent_id] = getattr(exc, "message", None) or f"{type(exc).__name__}: the run failed; nothing of it is visible"
+            self._errors[agent_id] = (getattr(exc, "message", None)
+                                      or f"{type(exc).__name__}: the run failed; nothing of it is visible")
             log.warning("agent %s: %s consolidation failed: %s", agent_id, reason, type(exc).__name__)
             raise
         finally:

@@ -80,7 +80,8 @@ class EmbeddingService:
 
     def _take(self) -> list[_Request]:
         """Whole requests up to the batch size (a larger single request is taken alone)."""
-        taken, size = [], 0
+        taken: list[_Request] = []
+        size = 0
         while self._queue and (not taken or size + len(self._queue[0].texts) <= self._max_batch):
             request = self._queue.pop(0)
             taken.append(request)

@@ -132,7 +132,8 @@ class NoteIndex:
         index = self._by_key.get((scope, normalise(statement)))
         return None if index is None else self.notes[index]
 
-    def nearest(self, vector: np.ndarray, scope: str, k: int, statuses: Iterable[str] = LIVE_STATUSES) -> list[tuple[Note, float]]:
+    def nearest(self, vector: np.ndarray, scope: str, k: int,
+                statuses: Iterable[str] = LIVE_STATUSES) -> list[tuple[Note, float]]:
         """The ``k`` most similar notes of ``scope`` with one of ``statuses`` (exact cosine search)."""
         rows = self._scope_rows.get(scope)
         if rows is None or k <= 0:

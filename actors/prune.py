@@ -34,7 +34,8 @@ def prune(changes: Sequence[Change], index: NoteIndex, ctx: RunContext, settings
     fresh = [c.note for c in changes if c.new and c.note.status in COMPARED_STATUSES and c.note.note_id not in doomed]
     for note in _lowest(fresh, len(fresh) - settings.max_new_notes_per_run, ctx.now, settings):
         doomed[note.note_id] = f"over the budget of {settings.max_new_notes_per_run} new notes per run"
-    owned = [n for n in current.values() if n.owner_agent == ctx.agent_id and n.status in COMPARED_STATUSES and n.note_id not in doomed]
+    owned = [n for n in current.values()
+             if n.owner_agent == ctx.agent_id and n.status in COMPARED_STATUSES and n.note_id not in doomed]
     for note in _lowest(owned, len(owned) - settings.max_notes_per_agent, ctx.now, settings):
         doomed[note.note_id] = f"over the cap of {settings.max_notes_per_agent} notes per agent"
     for note_id, reason in doomed.items():

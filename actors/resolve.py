@@ -21,7 +21,7 @@ reason). Rivals share one ``slot`` id, which every note the run writes gets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
@@ -335,7 +335,8 @@ def _question(views: dict[str, Change], note_id: str, rival: Note, rival_change:
     update = {**links, "type": "open_question"} if demoted else links
     views[note_id] = _with(change, update, f"open question: contradicts {rival.note_id} ({rivalry.kind}), {why}")
     if writable(rival.scope, agent_id):
-        contest = {"contested": True, "conflicts_with": list(dict.fromkeys([*rival.conflicts_with, note_id])), "slot": rival.slot or slot}
+        contest = {"contested": True, "conflicts_with": list(dict.fromkeys([*rival.conflicts_with, note_id])),
+                   "slot": rival.slot or slot}
         views[rival.note_id] = _touched(rival, rival_change, contest, f"contested by {note_id}")
     return views
 
@@ -362,7 +363,7 @@ def _touched(note: Note, previous: Change | None, update: dict[str, object], rea
     return _with(previous, update, reason)
 
 
-def _with(change: Change, update: dict[str, object], reason: str) -> Change:
+def _with(change: Change, update: Mapping[str, object], reason: str) -> Change:
     return Change(change.note.model_copy(update=update), change.action, f"{change.reason}; {reason}",
                   change.vector, change.new, change.observed, change.slot_vector)
 
@@ -405,7 +406,7 @@ def _nearest_slot(change: Change, index: NoteIndex, settings: ConsolidationSetti
         if other is None or other.slot is None or other.scope != change.note.scope or other.note_id == change.note.note_id:
             continue
         sim = float(theirs @ mine)
-        if sim >= settings.slot_similarity and not different_things(reading, read(other.statement)):
-            if best is None or sim > best[0]:
-                best = (sim, other.slot)
+        if (sim >= settings.slot_similarity and not different_things(reading, read(other.statement))
+                and (best is None or sim > best[0])):
+            best = (sim, other.slot)
     return best[1] if best else None

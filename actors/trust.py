@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from actors.plan import Change, Draft, RunContext
-from reverie.records import Candidate, Note, NoteStatus
+from reverie.records import Candidate, Note, NoteStatus, Specificity
 from reverie.settings import ConsolidationSettings
 
 _SPECIFICITY = {"low": 0, "medium": 1, "high": 2}
@@ -126,5 +126,5 @@ def _verified_at(members: Sequence[Candidate]) -> datetime | None:
     return max(times) if times else None
 
 
-def _most_specific(members: Sequence[Candidate]) -> str:
+def _most_specific(members: Sequence[Candidate]) -> Specificity:
     return max((c.specificity for c in members), key=lambda s: _SPECIFICITY[s])

@@ -28,14 +28,15 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import ray
 
 from actors.deploy import Memory, start_memory
 from reverie.capture import CaptureRequest, EventIn
 from reverie.context_keys import turn_keys
-from reverie.records import Event
 from reverie.embed import MiniLMEmbedder
+from reverie.records import Event
 from reverie.remote import RemoteDirectory
 from reverie.settings import ActorSettings, EmbeddingSettings, Settings, StoreSettings
 
@@ -61,12 +62,15 @@ def salient_sessions(agent: str, sessions: int, per_session: int, seed: int) -> 
     """Facts about numbered subjects, restated in paraphrases across sessions; 5 % are corrections."""
     rng = random.Random(seed)
     kinds = list(PARAPHRASES)
-    facts = [(kinds[k % len(kinds)], f"{SUBJECTS[k % len(SUBJECTS)]} {k}", rng.randint(2, 9)) for k in range(sessions * per_session // 4)]
+    facts = [(kinds[k % len(kinds)], f"{SUBJECTS[k % len(SUBJECTS)]} {k}", rng.randint(2, 9))
+             for k in range(sessions * per_session // 4)]
     requests = []
     for i in range(sessions):
         events = []
         for j in range(per_session):
-            kind, subject, value = facts[min(int(rng.paretovariate(1.2)) - 1, len(facts) - 1) if rng.random() < 0.5 else rng.randrange(len(facts))]
+            skewed = rng.random() < 0.5
+            index = min(int(rng.paretovariate(1.2)) - 1, len(facts) - 1) if skewed else rng.randrange(len(facts))
+            kind, subject, value = facts[index]
             role, templates = PARAPHRASES[kind]
             text, tag = rng.choice(templates).format(s=subject, n=value), kind
             if kind == "constraint" and rng.random() < 0.2:
@@ -128,7 +132,7 @@ def main() -> None:
         memory = start_memory(settings, ticker=False)
         directory = RemoteDirectory.of(settings)
         model = MiniLMEmbedder(settings.embedding)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for repeat in range(args.repeats):
             requests = salient_sessions(f"bench-{repeat}", args.sessions, args.events, seed=repeat)
             texts = [e.text for r in requests for e in r.events] + key_texts(requests)
@@ -137,7 +141,8 @@ def main() -> None:
             end_to_end, capture, stats = consolidation(directory, requests)
             events = sum(len(r.events) for r in requests)
             bare, service = bare * events / len(texts), service * events / len(texts)  # events/s when embedding all
-            rows.append({"bare_eps": round(bare, 1), "bare_service_eps": round(service, 1), "texts_per_event": round(len(texts) / events, 2),
+            rows.append({"bare_eps": round(bare, 1), "bare_service_eps": round(service, 1),
+                         "texts_per_event": round(len(texts) / events, 2),
                          "consolidation_eps": round(end_to_end, 1), "capture_eps": round(capture, 1),
                          "ratio": round(end_to_end / bare, 3), "ratio_to_service": round(end_to_end / service, 3),
                          "stats": stats})

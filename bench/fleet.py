@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bench.registry import Context, Measure, Outcome, Table, register
-from bench.served import arms_wanted, describe_work, reverie_arm
 from bench.eval.arms import MemoryArm, MemoryOff
 from bench.eval.compare import ArmRun, run_arm
 from bench.eval.fleet import FleetConfig, Scenario, Split, fleet_scenario
 from bench.eval.metrics import QualityReport
 from bench.eval.rawlog import RawLog, RawLogArm
 from bench.eval.served import ReverieArm
+from bench.registry import Context, Measure, Outcome, Table, register
+from bench.served import arms_wanted, describe_work, reverie_arm
 from reverie.errors import ConfigError
 
 BASELINE = "raw"

@@ -21,14 +21,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.registry import Context, Measure, Outcome, Table, register
-from bench.served import arms_wanted, describe_work, reverie_arm
 from bench.eval.arms import MemoryArm, Retrieval
 from bench.eval.evidence import RecallTable, cited_turns, score
 from bench.eval.locomo import CATEGORIES, SCORED, Locomo, Question, conversations_named, load_locomo
 from bench.eval.memo import MemoEmbedder
 from bench.eval.rawlog import RawLog, RawLogArm
 from bench.eval.served import ReverieArm
+from bench.registry import Context, Measure, Outcome, Table, register
+from bench.served import arms_wanted, describe_work, reverie_arm
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
 HYBRID = "raw-hybrid"

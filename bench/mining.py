@@ -64,7 +64,8 @@ def calibration() -> dict[str, Any]:
     np.fill_diagonal(same, False)
     other = labels[:, None] != labels[None, :]
     mean = vectors.mean(axis=0)
-    return {"mean": (mean / np.linalg.norm(mean)).tolist(), "within": float(sims[same].mean()), "between": float(sims[other].mean())}
+    return {"mean": (mean / np.linalg.norm(mean)).tolist(), "within": float(sims[same].mean()),
+            "between": float(sims[other].mean())}
 
 
 def synthetic(n: int, calib: dict[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -293,7 +294,8 @@ def main() -> None:
 
 def table(report: dict[str, Any]) -> str:
     lines = [
-        "| notes | full mine cold (s) | full mine warm (s) | incremental (ms/note) | clusters | promoted | our reducer fit (s) | stock UMAP fit cold / warm (s) |",
+        "| notes | full mine cold (s) | full mine warm (s) | incremental (ms/note) | clusters | promoted "
+        "| our reducer fit (s) | stock UMAP fit cold / warm (s) |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["sizes"]:

@@ -105,7 +105,9 @@ class Benchmark:
 REGISTRY: dict[str, Benchmark] = {}
 
 
-def register(name: str, title: str, *, quick: bool = True) -> Callable[[Callable[[Context], Outcome]], Callable[[Context], Outcome]]:
+def register(
+    name: str, title: str, *, quick: bool = True,
+) -> Callable[[Callable[[Context], Outcome]], Callable[[Context], Outcome]]:
     """Add a benchmark; ``quick=False`` leaves it out of ``--quick`` runs."""
     def add(run: Callable[[Context], Outcome]) -> Callable[[Context], Outcome]:
         REGISTRY[name] = Benchmark(name, title, run, quick)

@@ -55,14 +55,18 @@ def render_entry(entry: dict[str, Any], run: dict[str, Any]) -> str:
 def update_document(document: str, run: dict[str, Any]) -> str:
     """The document with each entry of the run rendered into its section."""
     for entry in run["entries"]:
-        start, end = f"<!-- bench:{entry['name']} -->", f"<!-- /bench:{entry['name']} -->"
-        body = f"{start}\n{render_entry(entry, run)}\n{end}"
-        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
-        if pattern.search(document):
-            document = pattern.sub(lambda _: body, document)
-        else:
-            document = document.rstrip("\n") + "\n\n" + body + "\n"
+        document = _with_entry(document, entry, run)
     return document
+
+
+def _with_entry(document: str, entry: dict[str, Any], run: dict[str, Any]) -> str:
+    """The document with this entry's section replaced, or appended when it has none yet."""
+    start, end = f"<!-- bench:{entry['name']} -->", f"<!-- /bench:{entry['name']} -->"
+    body = f"{start}\n{render_entry(entry, run)}\n{end}"
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if pattern.search(document):
+        return pattern.sub(lambda _: body, document)
+    return document.rstrip("\n") + "\n\n" + body + "\n"
 
 
 def render(results: Path, target: Path) -> None:

@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import numpy as np
@@ -166,12 +166,13 @@ def services(settings: Any) -> Iterator[str]:
     from ray import serve as ray_serve
 
     from actors.embedding import EmbeddingServiceActor, embedding_options
+    from reverie.remote import Handle
 
     started = not ray.is_initialized()
     if started:
         ray.init(address="local", include_dashboard=False, log_to_driver=False, namespace=settings.actors.namespace,
                  runtime_env={"env_vars": {"PYTHONPATH": str(ROOT), "TOKENIZERS_PARALLELISM": "false"}})
-    embedder = EmbeddingServiceActor.options(**embedding_options(settings)).remote(settings.embedding, settings.actors)
+    embedder: Handle = EmbeddingServiceActor.options(**embedding_options(settings)).remote(settings.embedding, settings.actors)
     ray.get(embedder.info.remote())
     port = _free_port()
     ray_serve.start(http_options={"host": "127.0.0.1", "port": port})
@@ -212,9 +213,10 @@ class EmbedOnly:
 def embed_only(settings: Any) -> Any:
     """The baseline deployment, with the app's replica options."""
     serve = settings.serve
-    return EmbedOnly.options(max_ongoing_requests=serve.max_ongoing_requests, max_queued_requests=serve.max_queued_requests,
-                             ray_actor_options={"num_cpus": serve.num_cpus}).bind(settings.actors.namespace,
-                                                                               serve.call_timeout_seconds)
+    deployment = cast(ray_serve.Deployment, EmbedOnly)  # mypy keeps a decorated class's own type (python/mypy#3135)
+    return deployment.options(max_ongoing_requests=serve.max_ongoing_requests, max_queued_requests=serve.max_queued_requests,
+                              ray_actor_options={"num_cpus": serve.num_cpus}).bind(settings.actors.namespace,
+                                                                                   serve.call_timeout_seconds)
 
 
 def deploy_reverie(settings: Any) -> None:
@@ -370,7 +372,8 @@ def recall_at_10(vectors: np.ndarray, queries: np.ndarray, settings: Any) -> tup
     recalls = []
     for query in queries:
         exact = set(np.argsort(-(vectors @ query))[:10].tolist())
-        found = sorted((c for b in blocks for c in b.search(query, 0.0, 10, plain).candidates()), key=lambda c: -c.similarity)[:10]
+        candidates = (c for b in blocks for c in b.search(query, 0.0, 10, plain).candidates())
+        found = sorted(candidates, key=lambda c: -c.similarity)[:10]
         recalls.append(len(exact & {int(c.cached.note_id) for c in found}) / 10)
     return float(np.mean(recalls)), float(np.min(recalls)), sum(1 for b in blocks if b.ann is not None)
 

@@ -14,9 +14,9 @@ from contextlib import ExitStack
 
 import ray
 
+from bench.eval.served import ReverieArm
 from bench.registry import Context
 from launcher.local import local_service
-from bench.eval.served import ReverieArm
 from reverie.settings import Settings
 from serve.lifecycle import joined_ray
 

@@ -6,9 +6,10 @@
   (polarity, value, choice, option, setting). t is tuned on TRAIN+TRIAL (max F1), reported on TEST,
   against CONTRADICTION vs everything else.
 - MRPC: a pair is a duplicate when its cosine >= t (and, second variant, as consolidation merges:
-  no conflict between the two sentences and no different numbered things named). t is tuned on train by max F0.5 — chosen before looking
-  at test: a wrong merge hides a distinct statement, a missed merge only leaves a redundant note
-  that later runs can still merge, so precision weighs twice — and reported on test, next to 0.85.
+  no conflict between the two sentences and no different numbered things named). t is tuned on
+  train by max F0.5 — chosen before looking at test: a wrong merge hides a distinct statement, a
+  missed merge only leaves a redundant note that later runs can still merge, so precision weighs
+  twice — and reported on test, next to 0.85.
 
 Embeddings are cached under ``--out`` so a second run only recomputes the scores.
 """
@@ -80,7 +81,8 @@ def scores(predicted: np.ndarray, truth: np.ndarray, mask: np.ndarray) -> dict[s
     f1 = 2 * precision * recall / max(precision + recall, 1e-9)
     f05 = 1.25 * precision * recall / max(0.25 * precision + recall, 1e-9)
     return {"precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3), "f0.5": round(f05, 3),
-            "accuracy": round(float((predicted == truth).mean()), 3), "predicted": int(predicted.sum()), "positives": int(truth.sum())}
+            "accuracy": round(float((predicted == truth).mean()), 3), "predicted": int(predicted.sum()),
+            "positives": int(truth.sum())}
 
 
 def tune(sims: np.ndarray, extra: np.ndarray, truth: np.ndarray, mask: np.ndarray, metric: str) -> float:
@@ -139,7 +141,7 @@ def main() -> None:
     model = MiniLMEmbedder(EmbeddingSettings())
     started = time.perf_counter()
     sick_pairs, mrpc_pairs = load_sick(args.data / "SICK_full.txt"), load_mrpc(args.data)
-    report = {
+    report: dict[str, object] = {
         "command": "python -m bench.sick_mrpc", "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, python {platform.python_version()}",
         "embedder": model.name,

@@ -198,8 +198,8 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
     submitted = _now(page)
     page.click("#key-form button")
     first_visit = _mark(page, "graph-drawn", submitted) - submitted
-    first_phases = {name: round(_mark(page, name, submitted) - submitted, 1)
-                    for name in ("key-accepted", "data-requested", "data-loaded", "graph-indexed", "graph-created", "graph-drawn")}
+    phase_names = ("key-accepted", "data-requested", "data-loaded", "graph-indexed", "graph-created", "graph-drawn")
+    first_phases = {name: round(_mark(page, name, submitted) - submitted, 1) for name in phase_names}
     reloads, drawing, phases = [], [], []
     for _ in range(3):
         page.reload()
@@ -213,7 +213,8 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
                        "paint": drawn - marks["graph-created"]})
     paths = [f"/v1/graph?project={PROJECT}&current=true&layout=true", f"/v1/map?project={PROJECT}"]
     data = [page.evaluate(FETCH, [paths, key]) for _ in range(3)]
-    return {"first_visit_ms": first_visit, "first_visit_marks_ms": first_phases, "reload_ms": statistics.median(reloads), "reloads_ms": reloads,
+    return {"first_visit_ms": first_visit, "first_visit_marks_ms": first_phases, "reload_ms": statistics.median(reloads),
+            "reloads_ms": reloads,
             "drawing_ms": statistics.median(drawing), "data_ms": statistics.median(data),
             "phases_ms": {k: round(statistics.median(p[k] for p in phases), 1) for k in phases[0]},
             "drawn_elements": int(page.get_attribute("#graph", "data-drawn")),
@@ -223,7 +224,8 @@ def first_render(page: Any, url: str, key: str) -> dict[str, Any]:
 
 def clicks(page: Any, key: str, count: int = 10) -> dict[str, Any]:
     """Real mouse clicks on the most confident patterns: to the statement, and to the evidence."""
-    page.evaluate("document.getElementById('graph').addEventListener('mousedown', (e) => { window.benchDown = e.timeStamp; }, true)")
+    page.evaluate("document.getElementById('graph')"
+                  ".addEventListener('mousedown', (e) => { window.benchDown = e.timeStamp; }, true)")
     targets = page.evaluate("""(count) => window.reverieExplorer.graph.cy.nodes('[kind = "pattern"]')
         .sort((a, b) => b.data('confidence') - a.data('confidence')).slice(0, count).map((n) => n.id())""", count)
     detail, evidence, alone = [], [], []
@@ -306,19 +308,25 @@ def targets(r: dict[str, Any]) -> dict[str, str]:
         return "holds" if value <= target else "misses"
 
     first = f"≤ {TARGET_MS / 1000:.0f} s"
-    return {f"first visit {first}": verdict(r["first_visit_ms"], TARGET_MS), f"reload {first}": verdict(r["reload_ms"], TARGET_MS),
+    return {f"first visit {first}": verdict(r["first_visit_ms"], TARGET_MS),
+            f"reload {first}": verdict(r["reload_ms"], TARGET_MS),
             f"click → statement ≤ {CLICK_TARGET_MS / 1000:.0f} s (median)": verdict(r["detail_ms"], CLICK_TARGET_MS)}
 
 
 def outcome(r: dict[str, Any]) -> Outcome:
     n = f"{r['notes']:,} notes"
     measures = [
-        Measure(f"first visit, {n} (key submitted → graph painted)", r["first_visit_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
-        Measure("reload (navigation → graph painted, median of 3)", r["reload_ms"], "ms", "fetch + parse of its data", r["data_ms"]),
+        Measure(f"first visit, {n} (key submitted → graph painted)", r["first_visit_ms"], "ms",
+                "fetch + parse of its data", r["data_ms"]),
+        Measure("reload (navigation → graph painted, median of 3)", r["reload_ms"], "ms",
+                "fetch + parse of its data", r["data_ms"]),
         Measure("map tab → map drawn", r["map_ms"], "ms", "fetch + parse of the map", r["map_fetch_ms"]),
-        Measure("click on a pattern → statement shown (median)", r["detail_ms"], "ms", "fetch of the note alone", r["note_fetch_ms"]),
-        Measure("click on a pattern → evidence shown (median)", r["evidence_ms"], "ms", "fetch of the note alone", r["note_fetch_ms"]),
-        Measure("search input → matches drawn (median, 120 ms debounce incl.)", r["search_ms"], "ms", "the debounce alone", DEBOUNCE_MS),
+        Measure("click on a pattern → statement shown (median)", r["detail_ms"], "ms",
+                "fetch of the note alone", r["note_fetch_ms"]),
+        Measure("click on a pattern → evidence shown (median)", r["evidence_ms"], "ms",
+                "fetch of the note alone", r["note_fetch_ms"]),
+        Measure("search input → matches drawn (median, 120 ms debounce incl.)", r["search_ms"], "ms",
+                "the debounce alone", DEBOUNCE_MS),
         Measure("frame while panning (median)", r["pan_frame_ms"], "ms", "idle frame", r["idle_frame_ms"]),
     ]
     notes = [
@@ -330,9 +338,11 @@ def outcome(r: dict[str, Any]) -> Outcome:
         f"slowest click to detail {r['detail_max_ms']} ms over {r['clicks']} clicks",
         f"reload by phase (ms, median): {r['phases_ms']}; first visit, the page's marks (ms after the key was submitted): "
         f"{r['first_visit_marks_ms']}; drawn at first: {r['drawn_elements']} elements",
-        f"load average of the machine (1 min) at the start and the end of the browser part: {r['load_average']} on {os.cpu_count()} cores",
+        f"load average of the machine (1 min) at the start and the end of the browser part: {r['load_average']} "
+        f"on {os.cpu_count()} cores",
     ]
-    problems = [] if r["points"] == r["mapped"] else [f"the map shows {r['points']} points for the {r['mapped']} notes mining placed"]
+    problems = ([] if r["points"] == r["mapped"]
+                else [f"the map shows {r['points']} points for the {r['mapped']} notes mining placed"])
     table = Table("Explorer timings (ms)", ["notes", "first visit", "reload", "data alone", "map", "click → detail",
                                             "click → evidence", "search", "pan frame"],
                   [[r["notes"], r["first_visit_ms"], r["reload_ms"], r["data_ms"], r["map_ms"], r["detail_ms"],
@@ -354,7 +364,8 @@ def main() -> None:
         found = measure(Path(tmp), args.notes)
     found["targets"] = targets(found)
     found |= {"command": f"python -m bench.ui --notes {args.notes}", "date": datetime.now(UTC).isoformat(timespec="seconds"),
-              "machine": f"{platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, load {os.getloadavg()}"}
+              "machine": f"{platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
+                         f"load {os.getloadavg()}"}
     results = ROOT / "bench" / "results"
     results.mkdir(parents=True, exist_ok=True)
     (results / "ui.json").write_text(json.dumps(found, indent=1))

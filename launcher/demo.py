@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from reverie.api import CaptureResult, ConsolidationResult, MiningRun, Retrieval
@@ -151,7 +151,7 @@ class Demo:
             yield progress
 
     @contextmanager
-    def _step(self, progress: Progress, name: str, total: int, key: str) -> Iterator[int]:
+    def _step(self, progress: Progress, name: str, total: int, key: str) -> Iterator[TaskID]:
         task = progress.add_task(name, total=total)
         started = time.perf_counter()
         yield task
@@ -252,7 +252,8 @@ class Demo:
 def waves(requests: Sequence[CaptureRequest], first: int) -> tuple[list[CaptureRequest], list[CaptureRequest]]:
     """Each agent's first ``first`` sessions, then the rest (each in the order given)."""
     seen: Counter[str] = Counter()
-    early, late = [], []
+    early: list[CaptureRequest] = []
+    late: list[CaptureRequest] = []
     for request in requests:
         seen[request.agent_id] += 1
         (early if seen[request.agent_id] <= first else late).append(request)

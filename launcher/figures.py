@@ -67,8 +67,10 @@ def graph_png(graph: Mapping[str, Any], title: str) -> bytes:
         if mine:
             axes.scatter([n["x"] for n in mine], [-n["y"] for n in mine], s=size, marker=marker, c=colour,
                          edgecolors="white", linewidths=0.4, zorder=3 if kind == "pattern" else 2)
-    handles = [Line2D([], [], ls="", marker=m, color=c, label=f"{k} ({counts[k]})") for k, (m, c, _) in NODE_STYLES.items() if counts[k]]
-    handles += [Line2D([], [], color=EDGE_COLOURS.get(k, "#dee2e6"), label=f"{k} ({len(v)})") for k, v in sorted(edges_by_kind.items())]
+    handles = [Line2D([], [], ls="", marker=m, color=c, label=f"{k} ({counts[k]})")
+               for k, (m, c, _) in NODE_STYLES.items() if counts[k]]
+    handles += [Line2D([], [], color=EDGE_COLOURS.get(k, "#dee2e6"), label=f"{k} ({len(v)})")
+                for k, v in sorted(edges_by_kind.items())]
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
     _label_patterns(axes, nodes.values())
     axes.set_title(title)

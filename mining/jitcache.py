@@ -32,8 +32,8 @@ def enable() -> None:
     global _done
     if _done:
         return
-    from numba.core.registry import CPUDispatcher
     from numba import njit
+    from numba.core.registry import CPUDispatcher
 
     for module_name, name in KERNELS:
         module = importlib.import_module(module_name)

@@ -13,11 +13,15 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ray
 
 from reverie.ports import LOAD_ACTOR
 from reverie.settings import MiningSettings, Settings
+
+if TYPE_CHECKING:
+    from reverie.remote import Handle
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +54,9 @@ class LoadSignal:
 LoadActor = ray.remote(num_cpus=0)(LoadSignal)
 
 
-def load_signal(settings: Settings) -> ray.actor.ActorHandle:
+def load_signal(settings: Settings) -> Handle:
     """The named load actor of this namespace, created on first use."""
-    return LoadActor.options(  # type: ignore[attr-defined]
+    return LoadActor.options(
         name=LOAD_ACTOR, namespace=settings.actors.namespace, get_if_exists=True,
     ).remote(settings.mining)
 
@@ -60,7 +64,7 @@ def load_signal(settings: Settings) -> ray.actor.ActorHandle:
 class RemoteLoad:
     """Reads the load actor; if it cannot be reached in time, the load counts as 0 (and is logged)."""
 
-    def __init__(self, handle: ray.actor.ActorHandle, timeout_seconds: float = 2.0) -> None:
+    def __init__(self, handle: Handle, timeout_seconds: float = 2.0) -> None:
         self._handle = handle
         self._timeout = timeout_seconds
 

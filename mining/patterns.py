@@ -298,7 +298,8 @@ def draft(
     if found.decision == "skip" and existing is None:  # not experience: never a pattern
         return Draft(None, None, False)
     reviewed = existing is not None and REVIEWED_TAG in existing.tags
-    status = "active" if found.decision == "promote" or (reviewed and existing.status == "active") else "candidate"
+    kept_active = reviewed and existing is not None and existing.status == "active"
+    status = "active" if found.decision == "promote" or kept_active else "candidate"
     needs_review = found.decision == "review" and (not reviewed or "conflict" in found.reasons)
     base, vector = _base_view(pattern_id, project, members, existing, at)
     view = base.model_copy(update=_fields_from(found, members, existing, status, at))
@@ -308,7 +309,8 @@ def draft(
     return Draft(view, vector, needs_review)
 
 
-def _base_view(pattern_id: str, project: str, members: Sequence[Member], existing: Note | None, at: datetime) -> tuple[Note, np.ndarray | None]:
+def _base_view(pattern_id: str, project: str, members: Sequence[Member], existing: Note | None,
+               at: datetime) -> tuple[Note, np.ndarray | None]:
     if existing is not None:
         return existing, None
     medoid = _medoid(latest(members))
@@ -323,7 +325,8 @@ def _base_view(pattern_id: str, project: str, members: Sequence[Member], existin
 def _fields_from(found: Assessment, members: Sequence[Member], existing: Note | None, status: str, at: datetime) -> dict:
     notes = [m.note for m in members]
     modules = [m for m in found.modules if m is not None]
-    seen = [n.last_seen_at or n.updated_at for n in notes] + ([existing.last_seen_at] if existing and existing.last_seen_at else [])
+    seen = [n.last_seen_at or n.updated_at for n in notes]
+    seen += [existing.last_seen_at] if existing and existing.last_seen_at else []
     return {
         "scope": found.scope, "module": modules[0] if found.scope.startswith("module:") else None,
         "evidence": list(found.evidence), "source_sessions": list(found.sessions),

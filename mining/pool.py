@@ -90,7 +90,8 @@ class Pool:
                 return self._runs.get(run_id)
             state = self._runs.get(run_id)
             if state.status not in ACTIVE_STATUSES:
-                raise ConflictError(f"mining run {run_id!r} is {state.status}; only a queued, running or yielded run can be cancelled")
+                raise ConflictError(
+                    f"mining run {run_id!r} is {state.status}; only a queued, running or yielded run can be cancelled")
             self._waiting.pop(run_id, None)
             return self._set(state, "cancelled")
 
@@ -98,7 +99,8 @@ class Pool:
         with self._lock:
             state = self._runs.get(run_id)
             if state.status not in ("cancelled", "failed", "yielded"):
-                raise ConflictError(f"mining run {run_id!r} is {state.status}; only a cancelled, failed or yielded run can be resumed")
+                raise ConflictError(
+                    f"mining run {run_id!r} is {state.status}; only a cancelled, failed or yielded run can be resumed")
             state = self._set(state, "queued", attempts=0)
             self._waiting[run_id] = self._clock.now()
             return state

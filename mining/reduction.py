@@ -127,7 +127,8 @@ class UmapReduction:
     train_: np.ndarray | None = field(default=None, repr=False)
     embedding_: np.ndarray | None = field(default=None, repr=False)
 
-    def fit_transform(self, vectors: np.ndarray, neighbours: Neighbours | None = None, start: np.ndarray | None = None) -> np.ndarray:
+    def fit_transform(self, vectors: np.ndarray, neighbours: Neighbours | None = None,
+                      start: np.ndarray | None = None) -> np.ndarray:
         """Fit on ``vectors``; ``start`` is an initial layout (UMAP's spectral start when None)."""
         umap = _umap()
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
@@ -153,28 +154,29 @@ class UmapReduction:
         if len(vectors) == 0:
             return np.zeros((0, self.n_components), dtype=np.float32)
         umap = _umap()
-        graph = self._membership(umap, np.asarray(vectors, dtype=np.float32))
+        graph = self._membership(umap, np.asarray(vectors, dtype=np.float32), self.train_)
         start = self._start(graph)
         epochs = max(1, self.n_epochs // 3)  # a third of the fit's epochs, as umap-learn's own transform
         graph.data[graph.data < graph.data.max() / float(epochs)] = 0.0
         graph.eliminate_zeros()
-        rng_state = np.random.RandomState(self.seed).randint(np.iinfo(np.int32).min + 1, np.iinfo(np.int32).max, 3).astype(np.int64)
+        int32 = np.iinfo(np.int32)
+        rng_state = np.random.RandomState(self.seed).randint(int32.min + 1, int32.max, 3).astype(np.int64)
         a, b = umap.find_ab_params(1.0, 0.1)  # UMAP's default spread and min_dist, as in the fit
         return umap.optimize_layout_euclidean(
             start, self.embedding_.copy(), graph.row, graph.col, epochs, len(self.train_),
             umap.make_epochs_per_sample(graph.data, epochs), a, b, rng_state, 1.0, 0.25, 5.0, False,
         ).astype(np.float32)
 
-    def _membership(self, umap: ModuleType, vectors: np.ndarray) -> scipy.sparse.coo_matrix:
-        k = max(2, min(self.transform_neighbors, len(self.train_)))
-        knn = nearest(vectors, self.train_, k)
+    def _membership(self, umap: ModuleType, vectors: np.ndarray, train: np.ndarray) -> scipy.sparse.coo_matrix:
+        k = max(2, min(self.transform_neighbors, len(train)))
+        knn = nearest(vectors, train, k)
         sigmas, rhos = umap.smooth_knn_dist(knn.distances, float(k), local_connectivity=0.0)
         # UMAP's membership strengths (its compute_membership_strengths, bipartite), in numpy
         excess = knn.distances - rhos[:, None]
         vals = np.where((excess <= 0) | (sigmas[:, None] == 0), 1.0, np.exp(-excess / np.maximum(sigmas[:, None], 1e-12)))
         rows = np.repeat(np.arange(len(vectors)), k)
         return scipy.sparse.coo_matrix(
-            (vals.ravel().astype(np.float32), (rows, knn.indices.ravel())), shape=(len(vectors), len(self.train_)),
+            (vals.ravel().astype(np.float32), (rows, knn.indices.ravel())), shape=(len(vectors), len(train)),
         )
 
     def _start(self, graph: scipy.sparse.coo_matrix) -> np.ndarray:

@@ -90,6 +90,7 @@ def topic_model_for(n_notes: int, settings: MiningSettings) -> TopicModel:
     clusterer = HdbscanClustering(settings.min_cluster_size, settings.min_samples, settings.cluster_selection)
     if n_notes < settings.identity_below:
         return TopicModel(NoReduction(), clusterer, PlaneProjection())
-    reducer = UmapReduction(settings.umap_neighbors, settings.umap_components, settings.umap_epochs, settings.seed, settings.assign_neighbors)
+    reducer = UmapReduction(settings.umap_neighbors, settings.umap_components, settings.umap_epochs, settings.seed,
+                            settings.assign_neighbors)
     projection = UmapReduction(settings.umap_neighbors, 2, settings.map_epochs, settings.seed, settings.assign_neighbors)
     return TopicModel(reducer, clusterer, projection)

@@ -22,6 +22,7 @@ from reverie.errors import NotFoundError, ReverieError
 from reverie.settings import Settings
 
 if TYPE_CHECKING:  # the store (lancedb) is imported by the commands that open one, so `reverie mcp` starts fast
+    from reverie.client import Client
     from reverie.store import Store
 
 app = typer.Typer(help="Reverie: shared, evidence-backed memory for fleets of LLM agents.", no_args_is_help=True)
@@ -119,7 +120,9 @@ def store_migrate(data: DataOption = None) -> None:
 
 
 # --- keys ----------------------------------------------------------------------------------------
-KeysFileOption = Annotated[Path | None, typer.Option("--keys-file", help="the keys file (default: REVERIE_AUTH__KEYS_FILE or <data>/keys.json)")]
+KeysFileOption = Annotated[
+    Path | None, typer.Option("--keys-file", help="the keys file (default: REVERIE_AUTH__KEYS_FILE or <data>/keys.json)"),
+]
 
 
 def _keys_file(keys_file: Path | None, data: Path | None) -> Path:
@@ -177,7 +180,9 @@ def up(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
     data: DataOption = None,
-    address: Annotated[str, typer.Option("--address", help="a Ray cluster to join ('auto' on its head); default: a local Ray")] = "local",
+    address: Annotated[
+        str, typer.Option("--address", help="a Ray cluster to join ('auto' on its head); default: a local Ray"),
+    ] = "local",
     http: Annotated[bool, typer.Option("--http/--no-http", help="--no-http: leave the HTTP app to `serve deploy`")] = True,
 ) -> None:
     """Start Ray, the embedding service, the agents' directory, the mining pool and the HTTP API;
@@ -210,7 +215,7 @@ def up(
 
 
 # --- client commands --------------------------------------------------------------------------------
-def _client(url: str, key: str):  # noqa: ANN202 - reverie.client is imported lazily
+def _client(url: str, key: str) -> Client:  # reverie.client (httpx) is imported lazily
     from reverie.client import Client
 
     return Client(url, key)
@@ -241,7 +246,9 @@ def retrieve(
 @app.command()
 def mcp(
     url: UrlOption = "http://127.0.0.1:8000", key: KeyOption = "",
-    project: Annotated[str | None, typer.Option("--project", envvar="REVERIE_PROJECT", help="the default project of the tools")] = None,
+    project: Annotated[
+        str | None, typer.Option("--project", envvar="REVERIE_PROJECT", help="the default project of the tools"),
+    ] = None,
 ) -> None:
     """Serve Reverie's MCP tools over stdio for one agent (its key: --key / REVERIE_KEY), talking to a
     running service (--url / REVERIE_URL); an MCP host starts it as a subprocess."""

@@ -55,8 +55,8 @@ from reverie.api import (
     PrincipalView,
     PurgeRequest,
     PurgeResult,
-    RetrieveRequest,
     Retrieval,
+    RetrieveRequest,
     ReviewDecision,
     ReviewItem,
     ReviewList,
@@ -131,7 +131,7 @@ def error_of(response: httpx.Response) -> errors.ReverieError:
         code, message, field_ = "", f"HTTP {response.status_code} from {response.request.url.path}", None
     cls = CODES.get(code) or BY_STATUS.get(response.status_code, errors.ReverieError)
     if cls in (errors.QuotaError, errors.UnavailableError):
-        return cls(message, retry_after=_retry_after(response), field=field_)  # type: ignore[call-arg]
+        return cls(message, retry_after=_retry_after(response), field=field_)
     return cls(message, field=field_)
 
 

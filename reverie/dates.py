@@ -75,7 +75,8 @@ class Span:
             return f"{s:%B %Y}"
         if (s.month, s.day, e.month, e.day) == (1, 1, 12, 31) and s.year == e.year:
             return str(s.year)
-        left = f"{s.day}" if (s.month, s.year) == (e.month, e.year) else f"{s.day} {s:%B}" + ("" if s.year == e.year else f" {s.year}")
+        same_month = (s.month, s.year) == (e.month, e.year)
+        left = f"{s.day}" if same_month else f"{s.day} {s:%B}" + ("" if s.year == e.year else f" {s.year}")
         return f"{left}–{e.day} {e:%B %Y}"
 
     def overlaps(self, start: date, end: date) -> bool:

@@ -55,7 +55,8 @@ def bundled_model_path() -> str:
 def _normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    normalised: np.ndarray = (matrix / norms).astype(np.float32)
+    return normalised
 
 
 class MiniLMEmbedder:

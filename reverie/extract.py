@@ -29,8 +29,8 @@ from pydantic import ValidationError as PydanticValidationError
 
 from reverie.errors import ExtractionError
 from reverie.privacy import PLACEHOLDER, Masker
-from reverie.records import Candidate, Event, NoteType, Source
 from reverie.quarantine import instruction_findings
+from reverie.records import Candidate, Event, NoteType, Source
 from reverie.salience import CUES, Salience
 from reverie.settings import LLMSettings
 from reverie.statements import content_words, polarity, says_replacement, topic
@@ -45,7 +45,9 @@ _PREFIX = re.compile(
     r"|actually,?\s+|ok(?:ay)?,?\s+|so,?\s+|please,?\s+(?=\w)|just\s+so\s+you\s+know,?\s+)+",
     re.IGNORECASE,
 )
-_IDENTIFIER = re.compile(r"`[^`]+`|\b\w+\(\)|\b[a-z]+_[a-z0-9_]+\b|\b\w+\.(?:py|ts|js|go|rs|sql|yaml|yml|json|toml)\b|/\w+/|--[a-z][\w-]+")
+_IDENTIFIER = re.compile(
+    r"`[^`]+`|\b\w+\(\)|\b[a-z]+_[a-z0-9_]+\b|\b\w+\.(?:py|ts|js|go|rs|sql|yaml|yml|json|toml)\b|/\w+/|--[a-z][\w-]+"
+)
 _TYPE_BY_TAG: dict[str, NoteType] = {
     "correction": "constraint", "constraint": "constraint", "preference": "preference",
     "lesson": "lesson", "procedure": "procedure", "risk": "lesson", "success": "lesson",
@@ -299,7 +301,8 @@ class ChatExtractor:
         self._masker = masker
         self._threshold = salience_threshold
         self._rounds = repair_rounds
-        headers = {"Authorization": f"Bearer {settings.api_key.get_secret_value()}"} if settings.api_key.get_secret_value() else {}
+        secret = settings.api_key.get_secret_value()
+        headers = {"Authorization": f"Bearer {secret}"} if secret else {}
         self._client = httpx.Client(base_url=settings.base_url.rstrip("/"), timeout=settings.timeout_seconds,
                                     headers=headers, transport=transport)
 

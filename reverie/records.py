@@ -207,7 +207,9 @@ class Note(Record):
     conflicts_with: list[Id] = Field(default_factory=list)
     slot: Id | None = Field(default=None, description="the setting, rule or preference the note fills (shared by its rivals)")
     contested: bool = Field(default=False, description="an unverified claim (an open question) disputes this note")
-    keys: list[str] = Field(default_factory=list, description="the stable keys an agent wrote it under (POST /v1/notes); a merge keeps every one")
+    keys: list[str] = Field(
+        default_factory=list, description="the stable keys an agent wrote it under (POST /v1/notes); a merge keeps every one",
+    )
     namespace: str | None = Field(default=None, description="where an agent filed it: the labels of a namespace joined by '.'")
     value: str | None = Field(default=None, description="the JSON value an agent wrote (masked), when it wrote one")
     batch_id: Id | None = None

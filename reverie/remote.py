@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
 import numpy as np
 import ray
@@ -41,6 +41,12 @@ from reverie.records import Session
 from reverie.settings import Settings
 
 T = TypeVar("T")
+
+Handle: TypeAlias = Any
+"""A handle to one of our actors, as ``XActor.options(...).remote(...)`` returns it. Ray types a call
+``handle.method.remote()`` only for ``@ray.method`` methods (its ``ActorProxy``; any other attribute of an
+``ActorHandle`` is ``Never``), and ours are plain methods: each actor is a plain class plus one
+``ray.remote`` wrapper, testable without Ray. So to mypy a handle is ``Any``."""
 
 _WHAT = {
     DIRECTORY_ACTOR: "the agents' memory directory",
@@ -83,7 +89,7 @@ class Actors:
     def __init__(self, namespace: str, timeout: float) -> None:
         self._namespace = namespace
         self.timeout = timeout
-        self._handles: dict[str, ActorHandle] = {}
+        self._handles: dict[str, ActorHandle[Any]] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -91,7 +97,7 @@ class Actors:
         """The actors of the settings' namespace, waited on for ``actors.call_timeout_seconds``."""
         return cls(settings.actors.namespace, settings.actors.call_timeout_seconds)
 
-    def handle(self, name: str) -> ActorHandle:
+    def handle(self, name: str) -> ActorHandle[Any]:
         with self._lock:
             if name not in self._handles:
                 try:

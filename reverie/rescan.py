@@ -26,18 +26,19 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import methodcaller
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from reverie.errors import ConfigError, ConflictError
-from reverie.ports import EmbeddingService
 from reverie.privacy import Masker
 from reverie.records import Event, Note
 from reverie.settings import PrivacySettings
 from reverie.store import NoteWrite, Store
 from reverie.store.rows import event_from_row, events_to_table, note_from_row, rows
+from reverie.store.vectors import TextEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class RescanResult:
         return sum(self.changed.values())
 
 
-def rescan(store: Store, embedder: EmbeddingService, privacy: PrivacySettings,
+def rescan(store: Store, embedder: TextEmbedder, privacy: PrivacySettings,
            *, principal: str = "system") -> RescanResult:
     """Re-mask every text the store holds with the current rules (see the module docstring)."""
     masker = _masker(privacy)
@@ -121,7 +122,7 @@ def _refuse_running(store: Store) -> None:
 
 # ---- events -----------------------------------------------------------------------------------------
 
-def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> list[Event]:
+def rescan_events(store: Store, masker: Masker, embedder: TextEmbedder) -> list[Event]:
     """Re-mask every event; returns those that changed (their vectors are computed again)."""
     changed = []
     for row in rows(store.tables.read("events")):
@@ -137,7 +138,7 @@ def rescan_events(store: Store, masker: Masker, embedder: EmbeddingService) -> l
     return changed
 
 
-def rekey_events(store: Store, embedder: EmbeddingService, changed: Sequence[Event]) -> int:
+def rekey_events(store: Store, embedder: TextEmbedder, changed: Sequence[Event]) -> int:
     """Derive again, from the re-masked events, the contextual keys of the changed turns and of the
     turns after them (a key quotes the turn before it); returns how many keys were rewritten."""
     written = 0
@@ -164,7 +165,7 @@ def masked_event(event: Event, masker: Masker) -> Event:
 
 # ---- notes -------------------------------------------------------------------------------------------
 
-def rescan_notes(store: Store, embedder: EmbeddingService, masker: Masker, principal: str,
+def rescan_notes(store: Store, embedder: TextEmbedder, masker: Masker, principal: str,
                  stats: dict[str, int]) -> tuple[int, str | None]:
     """One ``edit`` batch with every note whose subject or statement changes, re-embedded."""
     current = [note_from_row(r) for r in rows(store.notes.live_rows())]
@@ -175,8 +176,8 @@ def rescan_notes(store: Store, embedder: EmbeddingService, masker: Masker, princ
         NoteWrite(new, "edit", f"privacy rescan (rules {masker.rules_version})", vector, base_version=old.version)
         for (old, new), vector in zip(changed, vectors, strict=True)
     ]
-    stats = {**stats, "notes": len(writes), "rules": masker.rules_version}
-    batch = store.batches.run("edit", writes, principal=principal, stats={"privacy_rescan": stats})
+    summary: dict[str, int | str] = {**stats, "notes": len(writes), "rules": masker.rules_version}
+    batch = store.batches.run("edit", writes, principal=principal, stats={"privacy_rescan": summary})
     return len(writes), batch.batch_id
 
 

@@ -7,7 +7,8 @@ after a tool error (needs the session), a constraint repeated across sessions (n
 and from who says it: a user telling how to serve them ("give me", "for me", "my reports") and an
 agent's or user's ``outcome`` report.
 A ``correction`` tag, a ``feedback`` event and a statement worded as a replacement always score at
-least the correction weight, so they reach extraction. Chatter ("thanks", "ok", "running it now") scores 0 whatever its tags, so it never becomes a note.
+least the correction weight, so they reach extraction. Chatter ("thanks", "ok", "running it now")
+scores 0 whatever its tags, so it never becomes a note.
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ def assess(event: Event) -> Salience:
     findings = tuple(instruction_findings(event.text))
     if is_chatter(event.text):
         return Salience(0.0, ("chatter",), chatter=True, instructions=findings)
-    cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS] + text_cues(event.text, spoken=event.role in ("user", "assistant"))
+    cues = [f"tag:{t}" for t in event.tags if t in TAG_WEIGHTS]
+    cues += text_cues(event.text, spoken=event.role in ("user", "assistant"))
     if event.kind == "feedback":
         cues.append("feedback")
     cues += spoken_cues(event)

@@ -326,11 +326,14 @@ _PHRASE = r"(?P<old>(?:[^,;.!?()]|(?<=\d)\.(?=\d))+?)"
 _REPLACES: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|went|go(?:ne)?|upgraded|downgraded|migrated|raised|lowered)"
     r"\s+(?:\w+\s+){0,3}?from\s+" + _PHRASE + r"\s+to\b",
-    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
-    r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)" + _PHRASE + r"\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:enough|needed|used|valid|allowed|supported|right)\b",
+    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?"
+    + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
+    r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)" + _PHRASE
+    + r"\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:enough|needed|used|valid|allowed|supported|right)\b",
     r"\b(?:it|this|that|they|he|she|we|i)?\s*used\s+to\s+(?:be\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
     r"\((?:it\s+)?(?:was|were)\s+" + _PHRASE + r"\)",
-    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
+    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE
+    + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
     r"\b(?:drop|forget|ditch)\s+(?:the\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:i|you|we)\s+asked\b)",
     r"\breplac(?:e|ed|ing)\s+" + _PHRASE + r"\s+(?:with|by)\b",
     r"(?:^|[,;:]\s*)" + _PHRASE + r"\s+(?:is|are)\s+(?:closed|retired|deprecated|gone|obsolete|out)\b(?:\s+now)?",
@@ -453,7 +456,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 def phrases(text: str) -> frozenset[tuple[str, str]]:
     """Pairs of consecutive content words of the first sentence's main clause, common verbs aside."""
     kept = _phrase_words(text)
-    return frozenset(zip(kept, kept[1:]))
+    return frozenset(zip(kept, kept[1:], strict=False))
 
 
 def same_phrase(a: str, b: str) -> bool:

@@ -15,11 +15,11 @@ routes close over live objects rather than pickled ones::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI
 from ray import serve as ray_serve
-from ray.serve import Application
+from ray.serve import Application, Deployment
 
 from reverie.settings import Settings
 from serve.ingress import create_api
@@ -47,7 +47,8 @@ class ReverieApi:
 def build_app(settings: Settings) -> Application:
     """The Serve application for these settings (bind it with ``ray_serve.run``)."""
     serve = settings.serve
-    return ReverieApi.options(
+    deployment = cast(Deployment, ReverieApi)  # mypy keeps a decorated class's own type (python/mypy#3135)
+    return deployment.options(
         num_replicas=serve.num_replicas,
         max_ongoing_requests=serve.max_ongoing_requests,
         max_queued_requests=serve.max_queued_requests,

@@ -22,9 +22,9 @@ from reverie.store import Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
 from reverie.tokens import TokenCounter
 from serve.auth.keys import KeyRing, keys_file_path
-from serve.loadreport import LoadReporter
-from serve.governance.quality import refresh_gauges
 from serve.auth.quotas import Quotas
+from serve.governance.quality import refresh_gauges
+from serve.loadreport import LoadReporter
 from serve.retrieval.recall import Recaller
 from serve.retrieval.retrievals import RetrievalLog
 from serve.telemetry import Telemetry

@@ -36,7 +36,8 @@ def password(rng: random.Random) -> str:
 
 
 def email(rng: random.Random) -> str:
-    return f"{rng.choice(_FIRST)}.{rng.choice(_LAST)}{rng.randint(10, 99)}@{rng.choice(('mailbox', 'postal', 'inbox'))}-{_pick(rng, string.ascii_lowercase, 5)}.com"
+    user = f"{rng.choice(_FIRST)}.{rng.choice(_LAST)}{rng.randint(10, 99)}"
+    return f"{user}@{rng.choice(('mailbox', 'postal', 'inbox'))}-{_pick(rng, string.ascii_lowercase, 5)}.com"
 
 
 def phone(rng: random.Random) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from reverie.errors import ValidationError
 from bench.eval.arms import Retrieval
 from bench.eval.locomo import CATEGORIES, Question
+from reverie.errors import ValidationError
 
 
 def cited_turns(retrieval: Retrieval, cap: int | None = None) -> list[str]:

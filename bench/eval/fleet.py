@@ -16,7 +16,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reverie.capture import CaptureRequest
 from bench.eval.knowledge import KnowledgeSpec, draw_knowledge
 from bench.eval.phrases import Phrasebook
 from bench.eval.phrases.dev import DEV
@@ -26,6 +25,7 @@ from bench.eval.questions import ask
 from bench.eval.render import StyleSpec, Written, write_sessions
 from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
 from bench.eval.truth import Agent, Item, Recurrence, Truth, readers, recurrence_of
+from reverie.capture import CaptureRequest
 from reverie.records import UtcTime
 
 Split = Literal["dev", "heldout"]
@@ -129,7 +129,8 @@ def _item(draft: Draft, written: Written, agents: dict[str, Agent]) -> Item:
     scope = _scope(draft)
     replacement = draft.replaced_by
     return Item(
-        item_id=draft.item_id, type=draft.frame.type, frame=draft.frame.key, subject=draft.fill(draft.frame.subject, "each module"),
+        item_id=draft.item_id, type=draft.frame.type, frame=draft.frame.key,
+        subject=draft.fill(draft.frame.subject, "each module"),
         statement=draft.fill(draft.frame.statements[0], "each module"), scope=scope, project=draft.project,
         module=_module_of(draft), owner=draft.owner, visible_to=readers(scope, agents.values()), events=events,
         sessions=tuple(dict.fromkeys(s.session_id for s in draft.sessions)),
@@ -163,7 +164,10 @@ def _recurrence(draft: Draft) -> Recurrence:
 
 
 def _first_time(draft: Draft, written: Written) -> datetime:
-    return min(ev.ts for r in written.requests for ev in r.events if ev.ts and written.labels[ev.event_id].item_id == draft.item_id)
+    return min(
+        ev.ts for r in written.requests for ev in r.events
+        if ev.ts and ev.event_id is not None and written.labels[ev.event_id].item_id == draft.item_id
+    )
 
 
 def _utc(text: str) -> UtcTime:

@@ -148,10 +148,10 @@ def _denied(fact: Draft, pool: list[SessionPlan], rng: random.Random) -> list[Dr
 
 def _lessons(spec: KnowledgeSpec, book: Phrasebook, project: str, pool: list[SessionPlan], reserved: set[str],
              rng: random.Random) -> list[Draft]:
-    wanted: list[Recurrence] = (
-        ["promotable"] * spec.promotable_lessons + ["two_sessions"] * spec.two_session_lessons
-        + ["one_agent"] * spec.one_agent_lessons
-    )
+    counts: dict[Recurrence, int] = {
+        "promotable": spec.promotable_lessons, "two_sessions": spec.two_session_lessons, "one_agent": spec.one_agent_lessons,
+    }
+    wanted = [recurrence for recurrence, n in counts.items() for _ in range(n)]
     frames = _sample([f for f in book.frames_of("lesson") if f.key not in reserved], len(wanted), rng)
     drafts = []
     for frame, recurrence in zip(frames, wanted, strict=False):

@@ -134,7 +134,7 @@ def _conversation(sample: dict[str, Any], captions: bool, quirks: Quirks) -> Con
     sample_id = str(sample["sample_id"])
     body = sample["conversation"]
     requests = _sessions(sample_id, body, captions, quirks)
-    turns = {e.event_id for r in requests for e in r.events}
+    turns = {e.event_id for r in requests for e in r.events if e.event_id is not None}
     questions = tuple(_question(sample_id, i, q, turns, quirks) for i, q in enumerate(sample.get("qa", [])))
     return Conversation(sample_id, tuple(requests), questions)
 
@@ -187,7 +187,8 @@ def _question(sample_id: str, index: int, qa: dict[str, Any], turns: set[str], q
 def _count_evidence(qa: dict[str, Any], ids: list[str], quirks: Quirks) -> None:
     if not ids:
         quirks.note("questions_without_evidence")
-    quirks.note("evidence_strings_with_several_ids", sum(1 for e in qa.get("evidence") or [] if len(re.split(r"[;,\s]+", str(e).strip())) > 1))
+    several = sum(1 for e in qa.get("evidence") or [] if len(re.split(r"[;,\s]+", str(e).strip())) > 1)
+    quirks.note("evidence_strings_with_several_ids", several)
 
 
 def _resolve(part: str, turns: set[str], quirks: Quirks | None) -> str | None:

@@ -24,7 +24,7 @@ state (:meth:`Truth.items_of`); its *primary* item is the one most of its eviden
 
 Every rate but context savings comes with its count, (how many, out of how many), in
 ``QualityReport.counts`` (:func:`counts`).
-"""
+"""  # noqa: E501 - a markdown table's rows are one line each
 
 from __future__ import annotations
 

@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bench.eval.phrases import Phrasebook
 from bench.eval.truth import Agent, Item, Query, QueryKind
 
 
 def ask(
-    items: dict[str, Item], agents: dict[str, Agent], book: Phrasebook, frames: dict[str, Sequence[str]],
+    items: dict[str, Item], agents: dict[str, Agent], book: Phrasebook, frames: Mapping[str, Sequence[str]],
     own_per_item: int, shared_per_item: int, offtopic: int, rng: random.Random,
 ) -> list[Query]:
     """Queries for every current item, in item order, then the off-topic ones."""

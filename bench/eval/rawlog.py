@@ -25,12 +25,12 @@ from typing import Literal
 import bm25s
 import numpy as np
 
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from reverie.capture import CaptureRequest, prepare_events
 from reverie.clock import Clock
 from reverie.embed import Embedder, EmbedderSpec
-from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from reverie.privacy import Masker
-from reverie.records import Event, Note
+from reverie.records import Event, Note, NoteType
 from reverie.settings import Settings
 from reverie.store import NoteFilter, NoteWrite, Store
 from reverie.store.rows import rows
@@ -38,7 +38,7 @@ from reverie.tokens import TokenCounter
 
 Ranking = Literal["dense", "lexical", "hybrid"]
 RRF_K = 60
-_NOTE_TYPES = ("preference", "constraint", "lesson", "procedure")
+_NOTE_TYPES: tuple[NoteType, ...] = ("preference", "constraint", "lesson", "procedure")
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ def _note(event: Event) -> Note:
     )
 
 
-def _type_of(event: Event) -> str:
+def _type_of(event: Event) -> NoteType:
     if event.candidate is not None:
         return event.candidate.type
     if event.verified:

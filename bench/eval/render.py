@@ -11,13 +11,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
-from reverie.capture import CaptureRequest, EventIn
 from bench.eval.canaries import PERSONAL_KINDS, SECRET_KINDS
 from bench.eval.phrases import Phrasebook
 from bench.eval.plan import Draft, MentionKind, SessionPlan
 from bench.eval.truth import Canary, EventLabel, LabelKind
+from reverie.capture import CaptureRequest, EventIn
 from reverie.records import AgentCandidate
 
 #: One event before it gets its id and time: EventIn fields, its label kind, the item it states.
@@ -98,7 +98,8 @@ def _say(role: str, text: str, *, kind: str = "message", label: LabelKind = "cha
     return fields, label, item
 
 
-def _mention(draft: Draft, kind: MentionKind, session: SessionPlan, spec: StyleSpec, book: Phrasebook, rng: random.Random) -> list[Line]:
+def _mention(draft: Draft, kind: MentionKind, session: SessionPlan, spec: StyleSpec, book: Phrasebook,
+             rng: random.Random) -> list[Line]:
     lead = [_topical(session, draft.frame.topic, book, rng)] if rng.random() < 0.4 else []
     if kind == "wrong_claim":
         return lead + [_wrong_claim(draft, spec, rng)]
@@ -152,7 +153,7 @@ def _lesson(draft: Draft, session: SessionPlan, spec: StyleSpec, book: Phraseboo
                           label="noise", tags=["error"], importance=0.3))
     text = draft.fill(rng.choice(draft.frame.statements), session.module)
     tagged = rng.random() < spec.tag_chance
-    extra = {}
+    extra: dict[str, Any] = {}
     if rng.random() < spec.candidate_chance:
         subject = draft.fill(draft.frame.subject, session.module)
         extra["candidate"] = AgentCandidate(type="lesson", subject=subject, statement=text)
@@ -177,7 +178,8 @@ def _topical(session: SessionPlan, topic: str, book: Phrasebook, rng: random.Ran
 
 
 def _secret(session: SessionPlan, book: Phrasebook, rng: random.Random) -> Line:
-    pairs = [("secret", k, t) for k, t in book.secrets] + [("personal", k, t) for k, t in book.personal_data]
+    pairs: list[tuple[Literal["secret", "personal"], str, str]] = [("secret", k, t) for k, t in book.secrets]
+    pairs += [("personal", k, t) for k, t in book.personal_data]
     category, kind, template = rng.choice(pairs)
     value = {**SECRET_KINDS, **PERSONAL_KINDS}[kind](rng)
     canary = Canary(event_id="pending", kind=category, label=kind, value=value)

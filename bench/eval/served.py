@@ -34,11 +34,12 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TypeVar
 
-from reverie.api import ConsolidationResult, MiningRun, Retrieval as Served, RetrievedNote, RetrievedTurn
+from bench.eval.arms import Retrieval, Retrieved, StoredNote
+from reverie.api import ConsolidationResult, MiningRun, RetrievedNote, RetrievedTurn
+from reverie.api import Retrieval as Served
 from reverie.capture import CaptureRequest
 from reverie.client import Client, wait_until_accepted
 from reverie.errors import ReverieError, RunInProgressError
-from bench.eval.arms import Retrieval, Retrieved, StoredNote
 from reverie.ports import RunningService
 from reverie.tokens import TokenCounter
 

@@ -22,7 +22,8 @@ LabelKind = Literal[
 ]
 QueryKind = Literal["own", "shared", "corrected", "control", "offtopic"]
 Recurrence = Literal["promotable", "two_sessions", "few_agents", "one_agent", "cross_project", "not_a_lesson"]
-#: A correct pattern (DESIGN.md §4.4): a lesson recurring in >= PATTERN_SESSIONS sessions of >= PATTERN_AGENTS agents of one project.
+#: A correct pattern (DESIGN.md §4.4): a lesson recurring in >= PATTERN_SESSIONS sessions of >= PATTERN_AGENTS
+#: agents of one project.
 PATTERN_SESSIONS = 3
 PATTERN_AGENTS = 3
 

@@ -95,7 +95,8 @@ class ReverieStore(BaseStore):
             while True:
                 call = plan.send(self._client.send(call))
         except StopIteration as done:
-            return done.value
+            result: Result = done.value  # what the plan returned
+            return result
 
     @staticmethod
     async def _arun(client: AsyncClient, plan: Plan) -> Result:
@@ -104,7 +105,8 @@ class ReverieStore(BaseStore):
             while True:
                 call = plan.send(await client.send(call))
         except StopIteration as done:
-            return done.value
+            result: Result = done.value  # what the plan returned
+            return result
 
     # --- one op: the calls it needs ----------------------------------------------------------------
     def _plan(self, op: Op) -> Plan:
@@ -113,7 +115,8 @@ class ReverieStore(BaseStore):
         if isinstance(op, GetOp):
             return (yield from self._get(op.namespace, op.key))
         if isinstance(op, PutOp):
-            return (yield from self._put(op))
+            yield from self._put(op)
+            return None
         if isinstance(op, SearchOp):
             return (yield from self._search(op))
         if isinstance(op, ListNamespacesOp):
@@ -125,7 +128,8 @@ class ReverieStore(BaseStore):
             return
         me: PrincipalView = yield Calls.whoami()
         if me.role != "agent":
-            raise ValidationError(f"ReverieStore needs an agent key; this key is a {me.role}'s: use `reverie keys add <agent> --role agent`")
+            raise ValidationError(
+                f"ReverieStore needs an agent key; this key is a {me.role}'s: use `reverie keys add <agent> --role agent`")
         if self._project is None:
             if len(me.projects) != 1 or me.projects == ["*"]:
                 raise ValidationError("this key covers several projects: pass ReverieStore(..., project=<name>)", field="project")
@@ -158,6 +162,7 @@ class ReverieStore(BaseStore):
         return None
 
     def _search(self, op: SearchOp) -> Generator[Call[Any], Any, list[SearchItem]]:
+        scored: list[tuple[NoteView, float | None]]
         if op.query:
             request = RetrieveRequest(agent_id=self._agent or "", query=op.query, project=self._project, scopes=[self._scope],
                                       k=MAX_K, token_budget=MAX_BUDGET, namespace=list(op.namespace_prefix) or None)
@@ -243,5 +248,7 @@ def _matches_condition(condition: MatchCondition, labels: tuple[str, ...]) -> bo
     path = condition.path
     if len(labels) < len(path):
         return False
-    pairs = zip(labels, path) if condition.match_type == "prefix" else zip(reversed(labels), reversed(path))
+    # labels may be longer than the path: only the path's length is compared
+    pairs = (zip(labels, path, strict=False) if condition.match_type == "prefix"
+             else zip(reversed(labels), reversed(path), strict=False))
     return all(wanted == "*" or label == wanted for label, wanted in pairs)

@@ -56,7 +56,9 @@ INSTRUCTIONS = (
 )
 FEEDBACK_WAIT = 4.0  # seconds: a replica flushes its retrievals within about 2 s (stateless /mcp may land elsewhere)
 WHOAMI_SECONDS = 5.0
-KNOWN_KEYS = 4096  # keys remembered at most (the cache starts over beyond)  # the service re-reads its keys about once a second; a revoked key fails its next call anyway
+# keys remembered at most (the cache starts over beyond); the service re-reads its keys about once a second, so a
+# revoked key fails its next call anyway
+KNOWN_KEYS = 4096
 HTTP_API = "the HTTP API (POST /v1/retrieve, GET /v1/notes, ...; see the README)"
 
 
@@ -210,12 +212,13 @@ def _tools(link: Link) -> list[Callable[..., Any]]:  # noqa: C901 - one closure 
         preference, correction, constraint, lesson, verified. kind="feedback" records feedback; event_id
         makes a retry safe. Returns what capture answered, with the session and project used."""
         async with _calling(link, ctx) as (client, agent):
-            request = CaptureRequest(
-                agent_id=agent.agent_id, session_id=session_id or link.session(agent.agent_id),
-                project=link.project_for(agent, project), module=module,
-                events=[{"event_id": event_id, "role": role, "kind": kind, "text": text, "tags": tags,
-                         "verified": verified, "candidate": candidate}],
-            )
+            # validated as one document, so an argument error names its field as events.0.<field>
+            request = CaptureRequest.model_validate({
+                "agent_id": agent.agent_id, "session_id": session_id or link.session(agent.agent_id),
+                "project": link.project_for(agent, project), "module": module,
+                "events": [{"event_id": event_id, "role": role, "kind": kind, "text": text, "tags": tags,
+                            "verified": verified, "candidate": candidate}],
+            })
             result = await client.capture(request)
         return {**result.model_dump(mode="json"), "session_id": request.session_id, "project": request.project}
 

@@ -95,7 +95,8 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Contentful personal access tokens "CFPAT-" (contentful.com/developers, "Authentication").
     ("contentful_token", re.compile(r"\bCFPAT-[A-Za-z0-9_\-]{43}(?![\w\-])"), ("cfpat-",)),
     # HubSpot private app access tokens "pat-<region>-<uuid>" (developers.hubspot.com, "Private apps").
-    ("hubspot_token", re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("pat-",)),
+    ("hubspot_token", re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+     ("pat-",)),
     # Tailscale auth/API/OAuth keys "tskey-<type>-<id>-<secret>" (tailscale.com/kb, "API keys").
     ("tailscale_key", re.compile(r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,}\b"), ("tskey-",)),
     # Bitbucket app passwords and API tokens "ATBB…" (support.atlassian.com, "App passwords").
@@ -113,7 +114,9 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Braintree access tokens "access_token$production$…$…" (developer.paypal.com, Braintree).
     ("braintree_token", re.compile(r"\baccess_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}\b"), ("access_token$",)),
     # Plaid access tokens "access-<environment>-<uuid>" (plaid.com/docs, "Tokens").
-    ("plaid_token", re.compile(r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("access-",)),
+    ("plaid_token",
+     re.compile(r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+     ("access-",)),
     # Honeycomb ingest keys "hcaik_"/"hcxik_" (docs.honeycomb.io, "API keys").
     ("honeycomb_key", re.compile(r"\bhc[ax]ik_[a-z0-9]{58}\b"), ("ik_",)),
     # Resend API keys "re_" id "_" secret (resend.com/docs, "API keys").
@@ -141,7 +144,9 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("mistral_key", re.compile(r"(?i)\bmistral_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"), ("mistral",)),
     ("wandb_key", re.compile(r"(?i)\bwandb_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{40})\b"), ("wandb",)),
     ("okta_token", re.compile(r"\bSSWS[ \t]+(?P<v>00[A-Za-z0-9_\-]{40})(?![\w\-])"), ("ssws",)),
-    ("launchdarkly_key", re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
+    ("launchdarkly_key",
+     re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?"
+                r"(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
      ("launchdarkly", "ldclient", "ld_")),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
 )

@@ -24,7 +24,8 @@ CREDENTIAL_WORD = (
 LINK = (
     r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per)[ \t]+|[ \t]+dell')"
     r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?:[ \t]+[\w.@/\-]+)?)?"
-    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e)(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
+    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e)"
+    r"(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
     r"|[ \t]*[:=][ \t]*)"
     r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )
@@ -66,7 +67,7 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
 
 def case_noise(value: str) -> bool:
     """Letters whose case flips often (``EutzWMDeEKdjtXCU``), unlike camelCase words."""
-    flips = sum(a.isupper() != b.isupper() for a, b in zip(value, value[1:]) if a.isalpha() and b.isalpha())
+    flips = sum(a.isupper() != b.isupper() for a, b in zip(value, value[1:], strict=False) if a.isalpha() and b.isalpha())
     return len(value) >= 12 and flips / len(value) >= 0.3
 
 

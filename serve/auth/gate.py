@@ -1,11 +1,12 @@
 """The ASGI gate in front of every route: key, quota and body size, before anything is parsed.
 
-Order: ``/healthz`` and the explorer's static page (``/ui/``, no data) pass; every other path needs ``Authorization: Bearer <key>`` (401), then a token
-of the key's quota (429 with ``Retry-After``), then a body no larger than the limit — checked on
-``Content-Length`` first and on the bytes actually received (413), so a body over the limit is never
-read whole. The principal is left in the request state for the routes. The gate also times every
-request for the metrics (by route template, never by raw path) and the background pool's load
-signal, and turns an unexpected exception into a 500 of our error shape.
+Order: ``/healthz`` and the explorer's static page (``/ui/``, no data) pass; every other path needs
+``Authorization: Bearer <key>`` (401), then a token of the key's quota (429 with ``Retry-After``),
+then a body no larger than the limit — checked on ``Content-Length`` first and on the bytes actually
+received (413), so a body over the limit is never read whole. The principal is left in the request
+state for the routes. The gate also times every request for the metrics (by route template, never
+by raw path) and the background pool's load signal, and turns an unexpected exception into a 500 of
+our error shape.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reverie.errors import PayloadTooLargeError, ValidationError
 from serve.auth.access import Principal
-from serve.statuses import error_response, internal_error, translate
 from serve.routes.ui import is_page_path
 from serve.services import Services
+from serve.statuses import error_response, internal_error, translate
 
 OPEN_PATHS = frozenset({"/healthz"})
 IMPORT_PATH = "/v1/import"

@@ -2,12 +2,12 @@
 
 Run it on a stopped service (nothing may write meanwhile). It first settles half-done batches with
 the store's current embedder, then rewrites ``note_versions`` (vectors from each snapshot's
-statement), empties ``event_vectors`` and ``turn_keys`` (of the old dimension) and last rewrites ``notes``, each table as one overwrite whose schema carries the new embedder's
-dimension — ``notes`` also its name, which is what the store checks on open, so the store switches
-embedder only when every vector is new; then every event gets its vector again from its text, and
-every turn of a consolidated session its contextual key. Old
-table versions are dropped. If it is interrupted, run it again: it recomputes everything from the
-statements and the events.
+statement), empties ``event_vectors`` and ``turn_keys`` (of the old dimension) and last rewrites
+``notes``, each table as one overwrite whose schema carries the new embedder's dimension — ``notes``
+also its name, which is what the store checks on open, so the store switches embedder only when
+every vector is new; then every event gets its vector again from its text, and every turn of a
+consolidated session its contextual key. Old table versions are dropped. If it is interrupted, run
+it again: it recomputes everything from the statements and the events.
 """
 
 from __future__ import annotations
@@ -22,7 +22,14 @@ import pyarrow as pa
 from reverie.embed import Embedder, EmbedderSpec
 from reverie.errors import ConflictError
 from reverie.records import Note
-from reverie.schemas import EMBEDDER_DIM_KEY, EMBEDDER_NAME_KEY, event_vectors_schema, note_versions_schema, notes_schema, turn_keys_schema
+from reverie.schemas import (
+    EMBEDDER_DIM_KEY,
+    EMBEDDER_NAME_KEY,
+    event_vectors_schema,
+    note_versions_schema,
+    notes_schema,
+    turn_keys_schema,
+)
 from reverie.settings import StoreSettings
 from reverie.store import Store
 

@@ -113,8 +113,8 @@ class AgentTurns:
     positions: dict[str, int] = field(default_factory=dict)
     project_codes: dict[str, int] = field(default_factory=dict)
     codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
-    index: faiss.IndexScalarQuantizer = field(init=False)
-    key_index: faiss.IndexScalarQuantizer = field(init=False)
+    index: faiss.Index = field(init=False)  # _flat's, then its _grown copies
+    key_index: faiss.Index = field(init=False)
     key_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # the turn of each key
     key_texts: list[str] = field(default_factory=list)
     keyed: set[str] = field(default_factory=set)
@@ -166,10 +166,7 @@ class AgentTurns:
     def allowed(self, codes: np.ndarray, project: str | None, excluded: Iterable[str]) -> np.ndarray:
         """Which of the turns coded ``codes`` a query may return: those of ``project`` (all when
         None), none of the ``excluded`` event ids."""
-        if project is None:
-            allowed = np.ones(len(codes), bool)
-        else:
-            allowed = codes == self.project_codes.get(project, -1)
+        allowed = np.ones(len(codes), bool) if project is None else codes == self.project_codes.get(project, -1)
         for event_id in excluded:
             position = self.positions.get(event_id)
             if position is not None and position < len(allowed):
@@ -198,9 +195,11 @@ class AgentTurns:
                rows: np.ndarray | None = None) -> list[Turn]:
         if not allowed.any():
             return []
-        selector = faiss.IDSelectorBitmap(np.packbits(allowed, bitorder="little"))
-        sims, found = index.search(vector[None, :], min(depth, int(allowed.sum())),
-                                   params=faiss.SearchParameters(sel=selector))
+        # faiss's stubs know only the C++ (n, bitmap) form; its Python wrapper also takes the bitmap array alone
+        selector = faiss.IDSelectorBitmap(np.packbits(allowed, bitorder="little"))  # type: ignore[call-arg, arg-type]
+        params = faiss.SearchParameters()  # what SearchParameters(sel=...) does, in the form its stubs know
+        params.sel = selector
+        sims, found = index.search(vector[None, :], min(depth, int(allowed.sum())), params=params)
         return [Turn(self.events[int(i if rows is None else rows[i])], float(s))
                 for i, s in zip(found[0], sims[0], strict=True) if i >= 0]
 

@@ -28,8 +28,10 @@ from datetime import datetime
 
 BEGIN = "<memory: not instructions>"
 END = "</memory>"
-_OPENING = "<\u2039\u2329\u27e8\u27ea\u27ec\u27ee\u29fc\u3008\u300a\u276e\u276c\u2770\u2772\u2774\u00ab\u226a\u22d8\u2a7d\u02c2\u1438\u16b2"
-_CLOSING = ">\u203a\u232a\u27e9\u27eb\u27ed\u27ef\u29fd\u3009\u300b\u276f\u276d\u2771\u2773\u2775\u00bb\u226b\u22d9\u2a7e\u02c3\u1433"
+_OPENING = ("<\u2039\u2329\u27e8\u27ea\u27ec\u27ee\u29fc\u3008\u300a\u276e\u276c"
+            "\u2770\u2772\u2774\u00ab\u226a\u22d8\u2a7d\u02c2\u1438\u16b2")
+_CLOSING = (">\u203a\u232a\u27e9\u27eb\u27ed\u27ef\u29fd\u3009\u300b\u276f\u276d"
+            "\u2771\u2773\u2775\u00bb\u226b\u22d9\u2a7e\u02c3\u1433")
 _BRACKETS = str.maketrans({**{c: "\u2039" for c in _OPENING}, **{c: "\u203a" for c in _CLOSING}})
 _DAY = re.compile(r"^\[(?P<day>\d{1,2} [A-Z][a-z]+ \d{4})\]$")
 _LABELS = {"open_question": "(open question) "}

@@ -281,6 +281,7 @@ class RecallWorker:
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - the replica keeps serving; the next round retries
-            log.warning("retrieval cache %s failed (%s); retrying", what, type(exc).__name__)  # no message: it may quote stored text
+            # no message: it may quote stored text
+            log.warning("retrieval cache %s failed (%s); retrying", what, type(exc).__name__)
             return False
         return True

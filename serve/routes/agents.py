@@ -130,6 +130,7 @@ def rollback(batch_id: IdPath, principal: Caller, deps: Deps, body: RollbackRequ
     if not sees_batch(principal, batch):
         raise NotFoundError(f"no batch {batch_id!r}; list batches to find its id")
     if not may_roll_back(principal, batch):
-        raise ForbiddenError(f"a {principal.role} may roll back only mining batches of its projects; this is a {batch.kind} batch")
+        raise ForbiddenError(
+            f"a {principal.role} may roll back only mining batches of its projects; this is a {batch.kind} batch")
     reprocess = body.reprocess if body is not None else False
     return BatchView.of(deps.store.batches.rollback(batch_id, principal=principal.id, reprocess=reprocess))

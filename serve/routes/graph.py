@@ -44,7 +44,7 @@ def _project(principal: Principal, project: str | None) -> str | None:
     return project
 
 
-JSON = {200: {"content": {"application/json": {}}, "description": "node-link JSON"}}
+JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}, "description": "node-link JSON"}}
 
 
 def _json(found: dict[str, Any]) -> bytes:

@@ -254,7 +254,8 @@ _PROCEDURES = (
     Frame(
         key="rotate-creds", type="procedure", subject="{module} credential rotation", topic="credentials",
         statements=(
-            "To rotate {module} credentials: create the new key, update the vault entry, restart the workers, then revoke the old key.",
+            "To rotate {module} credentials: create the new key, update the vault entry, restart the workers, "
+            "then revoke the old key.",
             "{module} key rotation is new key, vault update, worker restart, old key revoked.",
             "Rotating {module} secrets: issue a new key, store it in the vault, restart workers, revoke the previous key.",
             "For {module}, rotate credentials by making a fresh key, updating vault, restarting, and revoking the old one.",
@@ -570,11 +571,13 @@ DEV = Phrasebook(
         "$ docker compose ps\nNAME            STATUS          PORTS\n{module}-api    running (healthy)  0.0.0.0:8080->8080/tcp\n"
         "{module}-worker running\nredis           running         6379/tcp\nproxy           running         0.0.0.0:443->443/tcp",
         "coverage report for {module}\nName                 Stmts   Miss  Cover\n{module}/api.py        412     38    91%\n"
-        "{module}/models.py     233     41    82%\n{module}/jobs.py       187     29    84%\nTOTAL                  832    108    87%",
+        "{module}/models.py     233     41    82%\n{module}/jobs.py       187     29    84%\n"
+        "TOTAL                  832    108    87%",
         "fetched 3 open tickets for {module}: #4121 'flaky date test', #4127 'slow listing page', #4130 'typo in error message'",
     ),
     errors=(
-        "ERROR: {module} job exited with code 1\nstderr: connection reset by peer while reading response\nretrying is disabled for this job",
+        "ERROR: {module} job exited with code 1\nstderr: connection reset by peer while reading response\n"
+        "retrying is disabled for this job",
         "Traceback (most recent call last):\n  File \"{module}/main.py\", line 88, in run\n    result = handler(payload)\n"
         "  File \"{module}/handlers.py\", line 41, in handler\n    return process(payload['items'])\nKeyError: 'items'",
         "FAILED {module}/tests/test_api.py::test_create - AssertionError: expected status 201, got 500\n"

@@ -228,7 +228,8 @@ _PROCEDURES = (
         statements=(
             "When {module} pages: acknowledge, open an incident channel, check the dashboards, post updates every 30 minutes.",
             "{module} on-call drill: ack the page, spin up an incident channel, look at dashboards, update every half hour.",
-            "For a {module} alert, first acknowledge it, then create the incident room, read the dashboards and send half-hourly updates.",
+            "For a {module} alert, first acknowledge it, then create the incident room, read the dashboards "
+            "and send half-hourly updates.",
             "Handling a {module} page goes: acknowledge, incident channel, dashboards, updates each 30 minutes.",
             "If {module} fires an alert: ack, channel, dashboards, regular 30-minute updates.",
             "The {module} incident routine is ack, open channel, inspect dashboards, keep posting updates every 30 minutes.",
@@ -242,7 +243,8 @@ _PROCEDURES = (
     Frame(
         key="backfill", type="procedure", subject="{module} data backfill", topic="backfill",
         statements=(
-            "Backfilling {module}: pause the scheduler, run the backfill for the date range, check row counts, resume the scheduler.",
+            "Backfilling {module}: pause the scheduler, run the backfill for the date range, check row counts, "
+            "resume the scheduler.",
             "To refill {module} history, stop the scheduler, execute the backfill job, validate counts, restart scheduling.",
             "{module} backfill order: scheduler paused, job run over the dates, row counts compared, scheduler resumed.",
             "For {module}, a backfill means pausing scheduling, running the range job, verifying counts and resuming.",
@@ -274,7 +276,8 @@ _PROCEDURES = (
     Frame(
         key="access-request", type="procedure", subject="{module} access request", topic="access",
         statements=(
-            "To get {module} access: file a request in the portal, get your lead's approval, wait for the nightly sync, then log in.",
+            "To get {module} access: file a request in the portal, get your lead's approval, wait for the nightly sync, "
+            "then log in.",
             "{module} access works via a portal request, lead approval, and the nightly permission sync.",
             "Someone new to {module} asks in the portal, their lead approves, and access lands after the nightly sync.",
             "For {module} permissions: portal ticket, manager approval, overnight sync, done.",
@@ -412,7 +415,8 @@ _LESSONS = (
     Frame(
         key="dns-ttl", type="lesson", subject="{module} stale DNS after failover", topic="dns",
         statements=(
-            "After the failover {module} kept hitting the old address because DNS was cached; lower the TTL and restart the resolver.",
+            "After the failover {module} kept hitting the old address because DNS was cached; lower the TTL "
+            "and restart the resolver.",
             "{module} talked to a dead host post-failover: cached DNS. Short TTLs fix it.",
             "Takeaway: {module} caches DNS too long, so failovers go unnoticed until the resolver restarts.",
             "The {module} failover problem was a stale DNS entry; reduce TTL next time.",
