@@ -7,7 +7,9 @@ their extension (``<half>_world.jsonl``: many providers' tokens, national format
 half's rows include; ``make_world2_corpus.py`` a second, blind held-out extension
 (``heldout_world2.jsonl``, written after the first held-out rows had been read to fix misses);
 ``make_world3_corpus.py`` a third, blind held-out extension (``heldout_world3.jsonl``, written after
-world2's misses had been read and fixed).
+world2's misses had been read and fixed); ``make_world4_corpus.py`` a fourth, blind held-out extension
+(``heldout_world4.jsonl``, written after world3's misses had been read and fixed; it adds the national
+identifiers ``es_dni``, ``es_nie``, ``it_codice_fiscale``, ``nl_bsn`` and ``br_cpf``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Literal, TypedDict
 CORPUS_DIR = Path(__file__).parent / "data" / "privacy"
 PII_KINDS = frozenset({
     "email", "phone", "card_number", "iban", "ssn", "uk_nino", "ca_sin", "fr_nir", "de_tax_id",
-    "aadhaar",
+    "aadhaar", "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf",
 })
 Half = Literal["dev", "heldout"]
 
@@ -33,7 +35,7 @@ class CorpusRow(TypedDict):
 def load_corpus(half: Half) -> list[CorpusRow]:
     """The rows of one half, in file order: the original rows, then their extensions'."""
     rows: list[CorpusRow] = []
-    for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in ("", "_world", "_world2", "_world3")):
+    for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in ("", "_world", "_world2", "_world3", "_world4")):
         if path.exists():
             with path.open(encoding="utf-8") as fh:
                 rows += [json.loads(line) for line in fh if line.strip()]
