@@ -26,7 +26,6 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from operator import methodcaller
 from typing import Any
 
 import numpy as np
