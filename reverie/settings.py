@@ -239,6 +239,7 @@ class ServeSettings(Section):
     app_name: str = "reverie"
     max_import_bytes: int = 256 * 1024 * 1024
     call_timeout_seconds: float = 120.0
+    drain_check_seconds: float = 2.0  # Ray Serve's graceful_shutdown_wait_loop_s: a stopping replica's drain poll
     metrics_interval_seconds: float = 30.0
     metrics_window: timedelta = timedelta(days=7)
     metrics_sample: int = 2000

@@ -3,6 +3,7 @@
 One deployment with a FastAPI ingress. Each replica reserves a fractional CPU
 (``serve.num_cpus``), takes up to ``serve.max_ongoing_requests`` requests at once and queues at most
 ``serve.max_queued_requests`` more (beyond that Serve answers 503 instead of queueing without bound).
+A stopping replica checks every ``serve.drain_check_seconds`` whether its requests in flight are done.
 The FastAPI app is built inside the replica, after its services (store, keys, actor handles), so
 routes close over live objects rather than pickled ones::
 
@@ -52,6 +53,7 @@ def build_app(settings: Settings) -> Application:
         num_replicas=serve.num_replicas,
         max_ongoing_requests=serve.max_ongoing_requests,
         max_queued_requests=serve.max_queued_requests,
+        graceful_shutdown_wait_loop_s=serve.drain_check_seconds,
         ray_actor_options={"num_cpus": serve.num_cpus},
     ).bind(settings)
 
