@@ -66,6 +66,7 @@ class Directory:
         self._nodes, self._nodes_at = 1, float("-inf")
         self.activations = 0
         self.passivations = 0
+        self.ticks = 0  # ticks of the trigger ticker done (a caller can await the next ones)
 
     # --- the MemoryDirectory surface ----------------------------------------------------------------
     async def capture(self, request: CaptureRequest) -> CaptureResult:
@@ -118,7 +119,7 @@ class Directory:
         return dict(self._scheduled)
 
     def counters(self) -> dict[str, int]:
-        return {"activations": self.activations, "passivations": self.passivations, "live": len(self._live),
+        return {"activations": self.activations, "passivations": self.passivations, "ticks": self.ticks, "live": len(self._live),
                 "runs_in_flight": len(self._runs), "scheduled": len(self._scheduled)}
 
     async def activate(self, agent_id: str) -> int:
@@ -329,6 +330,7 @@ class Directory:
                 await self.tick()
             except Exception:  # noqa: BLE001 - one failed tick must not stop the ticker; logged
                 log.exception("directory tick failed; trying again in %.0f s", self._settings.triggers.tick_seconds)
+            self.ticks += 1
 
 
 def _retrieved(task: asyncio.Task[Any]) -> None:
