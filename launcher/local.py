@@ -3,8 +3,8 @@
 :func:`start_parts` starts the embedding service, the store gateway, the agents' directory and the
 mining service as named actors (what ``reverie up`` runs beside the HTTP app). :func:`local_service`
 adds the rest of ``reverie up`` — a local Ray when none is running, an admin key, Serve on
-127.0.0.1 and a free port — and hands back a :class:`LocalService` that mints keys and stops
-everything it started::
+127.0.0.1 and a free port (or the app alone on a Serve already running) — and hands back a
+:class:`LocalService` that mints keys and stops everything it started::
 
     with local_service(settings) as service:             # settings.store.uri: the data folder
         key = service.add_key("coder-1", "agent", ["atlas"])
@@ -28,7 +28,7 @@ import httpx
 import ray
 from ray import serve as ray_serve
 
-from reverie.errors import UnavailableError
+from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
 from serve.app import start as start_http
 from serve.auth.keys import KeysFile, RoleName, keys_file_path
@@ -112,13 +112,20 @@ class LocalService:
 def local_service(settings: Settings, *, triggers: bool = True, port: int | None = None) -> Iterator[LocalService]:
     """Start a whole local Reverie on ``settings`` (its store folder, 127.0.0.1 and ``port`` or a free
     one); stop everything it started on exit. Joins a Ray already running in this process (a test
-    session) instead of starting one."""
+    session) instead of starting one, and a Serve already running on it (``port`` must then be its
+    HTTP port): the app is deployed beside the others there and deleted on exit."""
     settings = _local(settings, triggers, port)
     keys = KeysFile(keys_file_path(settings))
     with ExitStack() as stack:
         if not ray.is_initialized():
             stack.enter_context(joined_ray(settings))
-        stack.callback(ray_serve.shutdown)
+        if ray_serve.status().proxies:
+            if port is None:
+                raise ConfigError("Serve already runs on this Ray and its HTTP port is not known here; "
+                                  "pass local_service the port it listens on")
+            stack.callback(ray_serve.delete, settings.serve.app_name)
+        else:
+            stack.callback(ray_serve.shutdown)
         stack.callback(start_parts(settings, triggers=triggers))
         service = LocalService(settings, start_http(settings), keys, keys.add(ADMIN, "admin", ["*"]))
         stack.callback(service.revoke_keys)
