@@ -1,9 +1,12 @@
-"""Shared fixtures: real LanceDB in temporary folders, the real bundled model, a manual clock."""
+"""Shared fixtures: real LanceDB in temporary folders, the real bundled model, a manual clock; and
+what the session starts once: one Ray, one Serve instance, one MiniLM embedding service, and the
+mined team's store as a template each module copies."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +67,41 @@ def ray_session() -> Iterator[None]:
     )
     yield
     ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def serve_session(ray_session: None) -> Iterator[int]:
+    """One Serve instance for the session, its proxy on ``serving.PORT``: modules swap their apps in
+    and out of it with ``serving.served``."""
+    from ray import serve as ray_serve
+
+    from serving import PORT, start_serve
+
+    start_serve()
+    yield PORT
+    ray_serve.shutdown()
+
+
+@pytest.fixture(scope="session")
+def embedding_service(ray_session: None) -> Iterator[Any]:
+    """The session's one MiniLM embedding service, named in ``serving.MINILM_NAMESPACE`` (the model
+    loads once, not once per module)."""
+    import ray
+
+    from serving import start_embedding_service
+
+    service = start_embedding_service()
+    yield service
+    ray.kill(service, no_restart=True)
+
+
+@pytest.fixture(scope="session")
+def team_template(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
+    """The store of ``mining_data.team_scenario`` (MiniLM vectors), built once; a module copies it
+    (``mining_data.copy_store``) before writing to it."""
+    from mining_data import team_store
+
+    root = tmp_path_factory.mktemp("team-template") / "store"
+    team_store(root, minilm, ManualClock())
+    return root
+

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mining.runs import RunState
-from mining_data import QUARANTINED, Seen, mine, note_of, team_scenario, team_store, write_notes
+from mining_data import QUARANTINED, Seen, copy_store, mine, note_of, team_scenario, write_notes
 from reverie.clock import ManualClock
 from reverie.embed import Embedder
 from reverie.records import Event, Note
@@ -43,10 +43,10 @@ def event_text(seen: Seen) -> str:
     return f"{text} {PAYLOAD}" if seen == MARKED else text
 
 
-def mined_project(uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
-    """The team's notes and their events, the planted note, and one mining run over them; the second
-    project's notes, mined too."""
-    store = team_store(uri, embedder, clock)
+def mined_project(template: Path, uri: Path, embedder: Embedder, clock: ManualClock) -> Mined:
+    """The team's notes (a copy of ``template``, a :func:`mining_data.team_store`) and their events,
+    the planted note, and one mining run over them; the second project's notes, mined too."""
+    store = copy_store(template, uri, clock)
     planted = write_notes(store, embedder, [PLANTED], clock.now())[0]
     every = [*((s, PROJECT) for s in [*team_scenario(), QUARANTINED, PLANTED]), *((s, SECOND) for s in SECOND_NOTES)]
     store.events.append([

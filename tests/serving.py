@@ -1,13 +1,17 @@
 """A real Serve application on 127.0.0.1 for the HTTP tests: keys for every role, the app built by
 ``build_app``, the named embedding service it calls, and seeding of the store through its own API.
 
-One app per test module (``served`` in a module-scoped fixture), on the session's Ray; it is deleted
-and Serve shut down when the module ends.
+The session holds one Serve instance (conftest's ``serve_session``, its proxy on :data:`PORT`) and
+one MiniLM embedding service (conftest's ``embedding_service``, in :data:`MINILM_NAMESPACE`). A test
+module swaps its own app in with ``served`` (in a module-scoped fixture) and out again when it ends;
+with ``memory=True`` the memory actors (store gateway, directory, agent actors) come and go with it.
+Modules on the hash embedder get a namespace of their own and a hash embedding service in it; the
+MiniLM modules share the session's namespace, so each leaves it holding the embedding service only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,14 +22,25 @@ import httpx
 import ray
 from ray import serve as ray_serve
 
-from reverie.embed import HashEmbedder
-from reverie.ports import EMBEDDER_ACTOR
-from reverie.records import Event, Note
-from reverie.settings import AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
-from reverie.store import NoteWrite, Store
+from actors.deploy import Memory, start_memory
 from launcher.local import free_port
+from reverie.embed import HashEmbedder
+from reverie.ports import AGENT_ACTOR_PREFIX, DIRECTORY_ACTOR, EMBEDDER_ACTOR, STORE_ACTOR
+from reverie.records import Event, Note
+from reverie.settings import ActorSettings, AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
+from reverie.store import NoteWrite, Store
 from serve.app import build_app
 from serve.auth.keys import KeysFile
+from waiting import wait_until
+
+#: The HTTP port of the session's one Serve proxy (every app of the session is served on it).
+PORT = free_port()
+#: Where the session's MiniLM embedding service lives, and with it the actors of every MiniLM module.
+MINILM_NAMESPACE = "reverie-test-minilm"
+#: The named actors ``served(memory=True)`` starts (besides the agents' own).
+MEMORY_ACTORS = {DIRECTORY_ACTOR, STORE_ACTOR, EMBEDDER_ACTOR}
+#: A stopping replica's drain check (Ray's default waits 2 s per replica even when nothing is in flight).
+DRAIN_CHECK_SECONDS = 0.05
 
 ROLES = {
     "admin": ("admin", ["*"]),
@@ -50,26 +65,39 @@ class HashEmbeddingService:
         return self._embedder.embed(texts)
 
 
-def _embedding_service(settings: Settings) -> Any:
-    """The named embedding service the app calls: the hash one, or the real MiniLM service of ``actors/``."""
-    options = {"name": EMBEDDER_ACTOR, "namespace": settings.actors.namespace}
-    if settings.embedding.provider == "minilm":
-        from actors.embedding import EmbeddingServiceActor
+def start_serve() -> None:
+    """The session's Serve instance (conftest's ``serve_session``): its proxy on :data:`PORT` (a no-op
+    while it runs)."""
+    ray_serve.start(http_options={"host": "127.0.0.1", "port": PORT})
 
-        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(settings.embedding, settings.actors)
-        ray.get(service.info.remote())  # the model is loaded before the first request
-        return service
-    return HashEmbeddingService.options(**options).remote(settings.embedding)
+
+def start_embedding_service() -> Any:
+    """The session's MiniLM embedding service (conftest's ``embedding_service``), loaded before it returns."""
+    from actors.embedding import EmbeddingServiceActor
+
+    service = EmbeddingServiceActor.options(name=EMBEDDER_ACTOR, namespace=MINILM_NAMESPACE, num_cpus=0,
+                                            max_concurrency=1000).remote(EmbeddingSettings(), ActorSettings())
+    ray.get(service.info.remote())
+    return service
+
+
+def shares_embedding_service(settings: Settings) -> bool:
+    return settings.embedding.provider == "minilm" and settings.actors.namespace == MINILM_NAMESPACE
 
 
 def served_settings(root: Path, provider: str = "hash", **overrides: Any) -> Settings:
+    """Settings of an app on the session's Serve: MiniLM ones in the shared namespace, hash ones in their own."""
     auth = {"keys_file": root / "keys.json", "requests_per_minute": 100000, "burst": 100000, **overrides.pop("auth", {})}
     store = {"uri": str(root / "store"), **overrides.pop("store", {})}
+    namespace = MINILM_NAMESPACE if provider == "minilm" else f"reverie-test-{root.name}"
+    actors = overrides.pop("actors", {})
     return Settings(
         store=StoreSettings(**store),
         embedding=EmbeddingSettings(**{"provider": provider, **overrides.pop("embedding", {})}),
         auth=AuthSettings(**auth),
-        serve=ServeSettings(port=free_port(), app_name=f"reverie-test-{root.name}", num_cpus=0.1, **overrides.pop("serve", {})),
+        actors=actors if isinstance(actors, ActorSettings) else ActorSettings(**{"namespace": namespace, **actors}),
+        serve=ServeSettings(**{"port": PORT, "app_name": f"reverie-test-{root.name}", "num_cpus": 0.1,
+                               "drain_check_seconds": DRAIN_CHECK_SECONDS, **overrides.pop("serve", {})}),
         **overrides,
     )
 
@@ -79,6 +107,7 @@ class Served:
     settings: Settings
     url: str
     keys: dict[str, str] = field(default_factory=dict)
+    memory: Memory | None = None
 
     def client(self, principal: str | None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.keys[principal]}"} if principal else {}
@@ -86,17 +115,58 @@ class Served:
 
 
 @contextmanager
-def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES) -> Iterator[Served]:
+def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES, *, memory: bool = False) -> Iterator[Served]:
+    """The app of ``settings`` on the session's Serve, with keys for ``roles``; with ``memory`` the
+    memory actors too (no ticker: runs start on request). Everything it started is gone when it ends.
+
+    MiniLM apps call the session's embedding service (conftest's ``embedding_service`` must be up);
+    hash apps get a hash embedding service of their own.
+    """
+    assert settings.serve.port == PORT, "apps run on the session's Serve proxy: build the settings with served_settings"
+    start_serve()  # again, if a test stopped it (the demo runs a Serve of its own)
     keys_file = KeysFile(Path(settings.auth.keys_file or ""))
     keys = {name: keys_file.add(name, role, projects) for name, (role, projects) in roles.items()}  # type: ignore[arg-type]
-    embedder = _embedding_service(settings)
-    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
+    if shares_embedding_service(settings):
+        assert EMBEDDER_ACTOR in _named(MINILM_NAMESPACE), "a MiniLM app needs the session's embedding service: " \
+            "request the embedding_service fixture"
+    started = start_memory(settings, ticker=False) if memory else None
+    own = None if started or shares_embedding_service(settings) else \
+        HashEmbeddingService.options(name=EMBEDDER_ACTOR, namespace=settings.actors.namespace).remote(settings.embedding)
     try:
-        yield Served(settings, f"http://127.0.0.1:{settings.serve.port}", keys)
+        ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
+        yield Served(settings, f"http://127.0.0.1:{settings.serve.port}", keys, started)
     finally:
-        ray_serve.shutdown()
-        ray.kill(embedder)
+        ray_serve.delete(settings.serve.app_name)
+        if started is not None:
+            stop_memory(started, settings)
+        if own is not None:
+            ray.kill(own)
+        released(settings, lambda name: name in MEMORY_ACTORS or name.startswith(AGENT_ACTOR_PREFIX))
+
+
+def stop_memory(memory: Memory, settings: Settings) -> None:
+    """Passivate the agent actors and end the memory actors (the session's embedding service stays)."""
+    ray.get(memory.directory.stop.remote())
+    for handle in (memory.directory, memory.store):
+        ray.kill(handle, no_restart=True)
+    if not shares_embedding_service(settings):
+        ray.kill(memory.embedder, no_restart=True)
+
+
+def _named(namespace: str) -> list[str]:
+    return [a["name"] for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"] == namespace]
+
+
+def released(settings: Settings, of: Callable[[str], bool] = lambda name: True, timeout: float = 30.0) -> None:
+    """Wait until the namespace of ``settings`` holds no named actor (of those ``of`` selects) but the
+    session's embedding service: a killed actor's name is freed once its process is gone, and the
+    next module may reuse it."""
+    kept = {EMBEDDER_ACTOR} if shares_embedding_service(settings) else set()
+
+    def left() -> list[str]:
+        return [name for name in _named(settings.actors.namespace) if name not in kept and of(name)]
+
+    wait_until(lambda: not left(), timeout, lambda: f"the named actors of {settings.actors.namespace!r} to end (left: {left()})")
 
 
 # --- a small seeded world: two projects, agents in each, notes in every kind of scope ------------

@@ -1,8 +1,8 @@
 """The agent memory actors on real Ray, the real store and the real MiniLM embedding service.
 
-One deployment for the module (store gateway, embedding service, directory ticking every 0.3 s)
-with a clock actor that the tests move, a live-actor cap of 3 (so passivation happens all the time)
-and at most 4 sessions per run (so runs are cut and resumed).
+One deployment for the module (store gateway, directory ticking every 0.3 s, and the session's
+embedding service) with a clock actor that the tests move, a live-actor cap of 3 (so passivation
+happens all the time) and at most 4 sessions per run (so runs are cut and resumed).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from reverie.records import Note
 from reverie.remote import ActorClock, RemoteDirectory
 from reverie.settings import ActorSettings, ConsolidationSettings, EmbeddingSettings, Settings, StoreSettings, TriggerSettings
 from reverie.store import NoteFilter, Store
+from serving import MINILM_NAMESPACE, released, stop_memory
+from waiting import wait_until
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -65,19 +67,20 @@ class Deployment:
 
 
 @pytest.fixture(scope="module")
-def dep(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+def dep(embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     folder: Path = tmp_path_factory.mktemp("actors")
     settings = Settings(
         store=StoreSettings(uri=str(folder / "store")), embedding=EmbeddingSettings(provider="minilm"),
-        actors=ActorSettings(namespace=f"test-actors-{os.getpid()}", max_live_per_node=3),
+        actors=ActorSettings(namespace=MINILM_NAMESPACE, max_live_per_node=3),  # the session's embedding service
         triggers=TriggerSettings(seed=7, tick_seconds=0.3), consolidation=ConsolidationSettings(max_sessions=4),
     )
     clock = ray.remote(ManualClock).options(namespace=settings.actors.namespace).remote(START)
     memory = start_memory(settings, ActorClock(clock))
     yield Deployment(settings, memory, RemoteDirectory.of(settings), clock,
                      Store.open(settings.store, spec_for(settings.embedding)))
-    memory.stop()
+    stop_memory(memory, settings)
     ray.kill(clock)
+    released(settings)
 
 
 def _consolidate_all(dep: Deployment, agent: str) -> list[str]:
@@ -190,8 +193,8 @@ def test_rollback_restores_the_exact_earlier_notes(dep: Deployment) -> None:
     dep.say("undo", "undo-s1", "Invoices are rounded to 4 decimals.", "Format weekly reports as tables.", tags=["constraint"])
     dep.directory.consolidate("undo")
     earlier = {n.note_id: n.model_dump(exclude={"version", "batch_id"}) for n in dep.notes("undo")}
-    dep.say("undo", "undo-s2", "Correction: invoices are rounded to 2 decimals, not 4.", "Weekly reports should be formatted as tables.",
-            tags=["correction"], verified=True)
+    dep.say("undo", "undo-s2", "Correction: invoices are rounded to 2 decimals, not 4.",
+            "Weekly reports should be formatted as tables.", tags=["correction"], verified=True)
     later = dep.directory.consolidate("undo")
     assert later.stats["superseded"] == 1 and later.stats["merged"] == 1
     dep.store.batches.rollback(later.batch_id, principal="admin")  # type: ignore[arg-type]
@@ -203,10 +206,7 @@ def test_the_least_recently_used_actors_are_passivated_and_come_back_with_their_
         dep.say(agent, f"{agent}-s1", "Never deploy on Fridays.", tags=["constraint"])
     live = ray.get(dep.memory.directory.live.remote())
     assert len(live) <= 3 and "lru-a" not in live and "lru-e" in live
-    deadline = time.monotonic() + 10
-    while _alive(dep, "lru-a"):  # killed: its name is freed once the process is gone
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_until(lambda: not _alive(dep, "lru-a"), 10, "lru-a's name to be freed")  # killed: freed once the process is gone
     status = dep.directory.status("lru-a")
     assert status.pending_sessions == 1 and not status.live
     assert dep.directory.consolidate("lru-a").stats["sessions"] == 1
@@ -246,12 +246,17 @@ def test_unknown_agents_are_not_found(dep: Deployment) -> None:
         dep.directory.end_session("para", "no-such-session")
 
 
-def _eventually(check: Any, seconds: float = 30.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while not (found := check()):
-        assert time.monotonic() < deadline, "the directory's ticker did not get there in time"
-        time.sleep(0.1)
-    return found
+def _eventually(check: Any, what: str) -> Any:
+    return wait_until(check, 30, f"the directory's ticker to get there: {what}", every=0.1)
+
+
+def _ticked_twice(dep: Deployment) -> None:
+    """Wait until the ticker has looked at every agent twice more (a run it were to start would show)."""
+    def ticks() -> int:
+        return ray.get(dep.memory.directory.counters.remote())["ticks"]  # type: ignore[no-any-return]
+
+    since = ticks()
+    wait_until(lambda: ticks() >= since + 2, 30, "two more ticks of the directory's ticker")
 
 
 def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_request(dep: Deployment) -> None:
@@ -263,34 +268,32 @@ def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_
     dep.advance(minutes=10)
     delay = TriggerPolicy(dep.settings.triggers).delay(AgentActivity("idle", 5, None, None, None), "sessions")
     expected = dep.now() + delay  # the seeded 60-600 s delay
-    _eventually(lambda: dep.directory.status("idle").next_run_at == expected)
-    time.sleep(1.0)
+    _eventually(lambda: dep.directory.status("idle").next_run_at == expected, "the run scheduled after its delay")
+    _ticked_twice(dep)
     assert dep.directory.status("idle").runs_today == 0  # waits for its delay
     dep.advance(seconds=601)
-    done = _eventually(lambda: (s := dep.directory.status("idle")).runs_today == 1 and not s.running and s)
+    done = _eventually(lambda: (s := dep.directory.status("idle")).runs_today == 1 and not s.running and s, "the run done")
     assert done.pending_sessions == 1 and done.last_batch is not None  # 4 sessions per run
     dep.advance(hours=23)  # one pending session: the 24 h fallback (no delay) after the last run
-    time.sleep(1.0)
+    _ticked_twice(dep)
     assert dep.directory.status("idle").pending_sessions == 1
     dep.advance(hours=1, seconds=1)
-    _eventually(lambda: dep.directory.status("idle").pending_sessions == 0)
+    _eventually(lambda: dep.directory.status("idle").pending_sessions == 0, "the fallback run done")
     ray.get(dep.memory.directory.drain.remote())  # fallback runs of other agents the jump started
 
 
 def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:
     for i in range(4):  # one run's worth of sessions, with enough salient events that it takes seconds
-        dep.say(agent, f"{agent}-s{i}", *[f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(60)],
-                tags=["constraint"])
+        rules = [f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(60)]
+        dep.say(agent, f"{agent}-s{i}", *rules, tags=["constraint"])
     acknowledged = dep.store.events.query(agent_id=agent)
     pid = ray.get(dep.handle(agent).pid.remote())
     run = dep.memory.directory.consolidate.remote(agent)
-    deadline = time.monotonic() + 60
-    while not dep.store.batches.list(agent_id=agent, kinds=["local"], statuses=["running"]):
-        assert time.monotonic() < deadline, "the run never started"
-        time.sleep(0.01)
+    wait_until(lambda: dep.store.batches.list(agent_id=agent, kinds=["local"], statuses=["running"]), 60, "the run to start",
+               every=0.01)
     with pytest.raises(RunInProgressError):
         dep.directory.consolidate(agent)  # a second run beside the running one is refused
-    time.sleep(wait_after_start)
+    time.sleep(wait_after_start)  # the point of the test: a kill at several moments into the run
     [running] = dep.store.batches.list(agent_id=agent, kinds=["local"], statuses=["running"])
     os.kill(pid, signal.SIGKILL)
     with pytest.raises(ray.exceptions.RayActorError):

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from ray import serve as ray_serve
 from typer.testing import CliRunner
 
 from reverie.cli import app
@@ -28,6 +29,7 @@ def _pair(value: str) -> tuple[int, ...]:
 def test_the_demo_runs_the_fleet_sample_end_to_end_and_its_numbers_agree(
         ray_session: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "220")
+    ray_serve.shutdown()  # the demo starts Serve on a port of its own, as `reverie demo` does (the next app restarts ours)
     store = tmp_path / "store"
     result = runner.invoke(app, ["demo", "--data", str(store)])
     assert result.exit_code == 0, result.output

@@ -7,18 +7,18 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from launcher.local import local_service
-from reverie.clock import ManualClock
-from reverie.embed import Embedder, HashEmbedder
 from bench.eval.arms import MemoryOff, Retrieval, Retrieved
 from bench.eval.compare import history_tokens, run_arm
 from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario
 from bench.eval.rawlog import RawLog, RawLogArm, fill_budget, fuse
 from bench.eval.served import ReverieArm, _Turns
+from conftest import make_settings
+from launcher.local import local_service
+from reverie.clock import ManualClock
+from reverie.embed import Embedder, HashEmbedder
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
-
-from conftest import make_settings
+from serving import DRAIN_CHECK_SECONDS
 
 
 @cache
@@ -103,12 +103,15 @@ def test_with_meaning_the_raw_log_answers_most_questions_its_agent_heard(tmp_pat
     assert run.report.problems() == []
 
 
-def test_the_reverie_arm_drives_a_real_service_end_to_end(ray_session: None, tmp_path: Path) -> None:
+def test_the_reverie_arm_drives_a_real_service_end_to_end(serve_session: int, tmp_path: Path) -> None:
     """Capture over HTTP with one key per agent, consolidation in the agents' actors (every 5 new
-    sessions, then at the end), mining of every project, retrieval as each agent: the invariants hold."""
+    sessions, then at the end), mining of every project, retrieval as each agent: the invariants hold.
+    The app joins the session's Serve; the rest of the service is its own."""
     data = scenario("dev")
     events = sum(len(r.events) for r in data.requests)
-    with local_service(make_settings(tmp_path / "store", provider="minilm"), triggers=False) as service:
+    settings = make_settings(tmp_path / "store", provider="minilm")
+    drain = settings.serve.model_copy(update={"drain_check_seconds": DRAIN_CHECK_SECONDS})
+    with local_service(settings.model_copy(update={"serve": drain}), triggers=False, port=serve_session) as service:
         arm = ReverieArm(service, counter(), consolidate_every=5)
         run = run_arm(arm, data, counter(), token_budget=300)
         statuses = {n.status for n in arm.notes()}
@@ -120,7 +123,8 @@ def test_the_reverie_arm_drives_a_real_service_end_to_end(ray_session: None, tmp
     assert 0 < report.active_notes < events / 2  # distilled, not piled up
     assert statuses >= {"active", "quarantined"}
     assert report.hit_rate > 0.0 and report.injections_shared == 0
-    assert len(arm.consolidations) >= len(data.truth.agents) and sum(r.stats["sessions"] for r in arm.consolidations) == len(data.requests)
+    assert len(arm.consolidations) >= len(data.truth.agents)
+    assert sum(r.stats["sessions"] for r in arm.consolidations) == len(data.requests)
     assert {r.project for r in arm.minings} == {r.project for r in data.requests}
     assert all(r.status == "committed" for r in arm.minings)
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mining.graph import Fragment, GraphRows, TeamGraph, add_pattern, note_node
 from mining.runs import RunBook
-from mining_data import copy_store, mine, pattern_of, settings_at, team_store
+from mining_data import copy_store, mine, pattern_of, settings_at
 from reverie.clock import ManualClock
 from reverie.embed import Embedder, spec_for
 from reverie.records import Batch, Event, Note
@@ -22,10 +22,10 @@ from reverie.store import NoteWrite, Store
 
 
 @pytest.fixture(scope="module")
-def mined(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
+def mined(tmp_path_factory: pytest.TempPathFactory, team_template: Path) -> Path:
     clock = ManualClock()
     root = tmp_path_factory.mktemp("graph") / "store"
-    mine(team_store(root, minilm, clock), clock)
+    mine(copy_store(team_template, root, clock), clock)
     return root
 
 
@@ -148,7 +148,9 @@ def test_a_note_superseded_after_mining_is_invalidated_in_the_graph(mined: Path,
     store = copy_store(mined, tmp_path / "s", clock)
     loser = store.notes.get("n-atlas-00-0-a1-s1")
     clock.advance(timedelta(hours=2))
-    superseded = loser.model_copy(update={"status": "superseded", "superseded_by": "n-atlas-00-1-a2-s2", "invalid_at": clock.now()})
+    superseded = loser.model_copy(
+        update={"status": "superseded", "superseded_by": "n-atlas-00-1-a2-s2", "invalid_at": clock.now()},
+    )
     store.batches.run("local", [NoteWrite(superseded, "supersede")], agent_id="a1", project="atlas")
     mine(store, clock)
     graph = TeamGraph.load(store, "atlas")

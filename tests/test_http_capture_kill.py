@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,16 +16,14 @@ from pathlib import Path
 import httpx
 import pytest
 import ray
-from ray import serve as ray_serve
 
-from actors.deploy import Memory, start_memory
-from reverie.embed import spec_for
-from reverie.settings import ActorSettings, Settings
-from reverie.store import Store
-from serve.app import build_app
-from serve.auth.keys import KeysFile
+from actors.deploy import Memory
 from privacy_corpus import load_corpus
-from serving import served_settings
+from reverie.embed import spec_for
+from reverie.settings import Settings
+from reverie.store import Store
+from serving import served, served_settings
+from waiting import wait_until
 
 
 @dataclass
@@ -38,18 +35,11 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def stack(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    root: Path = tmp_path_factory.mktemp("capture-kill")
-    settings = served_settings(root, actors=ActorSettings(namespace=f"test-kill-{os.getpid()}"))
-    key = KeysFile(Path(settings.auth.keys_file or "")).add("ops", "admin", ["*"])
-    memory = start_memory(settings, ticker=False)
-    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
-    try:
-        yield Stack(settings, memory, f"http://127.0.0.1:{settings.serve.port}", key)
-    finally:
-        ray_serve.shutdown()
-        memory.stop()
+def stack(serve_session: int, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    settings = served_settings(tmp_path_factory.mktemp("capture-kill"))
+    with served(settings, {"ops": ("admin", ["*"])}, memory=True) as app:
+        assert app.memory is not None
+        yield Stack(settings, app.memory, app.url, app.keys["ops"])
 
 
 @dataclass
@@ -82,8 +72,7 @@ def _burst(stack: Stack, agent: str, requests: int, kill_after: int) -> Burst:
         _post(client, agent, 0, burst)  # the agent's actor is live from here on
         pid = ray.get(stack.memory.directory.activate.remote(agent))
         futures = [pool.submit(_post, client, agent, n, burst) for n in range(1, requests)]
-        while len(burst.acknowledged) < 4 * kill_after:
-            time.sleep(0.005)
+        wait_until(lambda: len(burst.acknowledged) >= 4 * kill_after, 60, f"{kill_after} requests acknowledged", every=0.005)
         os.kill(pid, signal.SIGKILL)
         burst.pending_at_kill = sum(not f.done() for f in futures)
         for future in futures:

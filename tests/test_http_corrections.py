@@ -5,22 +5,15 @@ question, and a contrast clause that matches no note corrects nothing. Wording i
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from ray import serve as ray_serve
 
-from actors.deploy import Memory, start_memory
-from reverie.settings import ActorSettings
-from serve.app import build_app
-from serve.auth.keys import KeysFile
-from serving import served_settings
+from serving import served, served_settings
 
 START = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 PARAPHRASES = [
@@ -33,6 +26,7 @@ PARAPHRASES = [
 EXPORT_RULE = "Run the nightly ledger export with exporter.py --batch 500 on the reporting host."
 ACME_RULE = "Monthly invoices for the Acme account are emailed to their finance mailbox as PDF attachments with a cover letter."
 BACKUP_RULE = "Ledger backups run at 02:00 UTC every night."
+ROLES = {"admin": ("admin", ["*"]), "coder-1": ("agent", ["atlas"]), "tester-1": ("agent", ["atlas"])}
 
 
 @dataclass
@@ -78,22 +72,12 @@ def checked(text: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    root: Path = tmp_path_factory.mktemp("corrections")
-    settings = served_settings(root, provider="minilm", actors=ActorSettings(namespace=f"test-corr-{os.getpid()}"))
-    keys_file = KeysFile(Path(settings.auth.keys_file or ""))
-    keys = {"admin": keys_file.add("admin", "admin", ["*"]), "coder-1": keys_file.add("coder-1", "agent", ["atlas"]),
-            "tester-1": keys_file.add("tester-1", "agent", ["atlas"])}
-    memory: Memory = start_memory(settings, ticker=False)
-    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
-    try:
-        world = World(f"http://127.0.0.1:{settings.serve.port}", keys)
+def world(serve_session: int, embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    settings = served_settings(tmp_path_factory.mktemp("corrections"), provider="minilm")
+    with served(settings, ROLES, memory=True) as app:
+        world = World(app.url, app.keys)
         _live_a_month(world)
         yield world
-    finally:
-        ray_serve.shutdown()
-        memory.stop()
 
 
 def _live_a_month(w: World) -> None:
@@ -109,7 +93,8 @@ def _live_a_month(w: World) -> None:
                                           "with the streaming exporter instead.", "correction"),
               checked("Verified: the streaming exporter finished the nightly ledger export with 0 errors."))
     w.session("coder-1", "port-2", {"role": "user", "kind": "feedback", "text": "No, the ledger database is on port 7000."})
-    w.session("coder-1", "acme-2", said("Drop the PDF attachments: a link to the self-service portal is all anyone gets now.", "correction"))
+    w.session("coder-1", "acme-2",
+              said("Drop the PDF attachments: a link to the self-service portal is all anyone gets now.", "correction"))
     w.session("coder-1", "table-1", said("Summaries for me should be a table, not long paragraphs.", "preference"))
     w.consolidate("coder-1")
     w.session("tester-1", "backup-2", said("Ledger backups no longer run at 02:00 UTC; they run at 04:00 UTC now.", "correction"))
@@ -119,7 +104,8 @@ def _live_a_month(w: World) -> None:
 def test_five_wordings_over_five_sessions_are_one_note(world: World) -> None:
     notes = [n for n in world.notes() if "changelog" in n["statement"].lower()]
     assert len(notes) == 1 and len(notes[0]["source_sessions"]) == 5 and notes[0]["status"] == "active"
-    found = [n for n in world.recall("coder-1", "How do I lay out the changelog for this user?") if "changelog" in n["statement"].lower()]
+    recalled = world.recall("coder-1", "How do I lay out the changelog for this user?")
+    found = [n for n in recalled if "changelog" in n["statement"].lower()]
     assert [n["note_id"] for n in found] == [notes[0]["note_id"]]
 
 

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
 from reverie.clock import SystemClock
@@ -34,7 +35,7 @@ LABELS = sorted(result.ok().label for result in SCHEMA.get_all_operations())
 
 
 @pytest.fixture(scope="module")
-def app(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def app(serve_session: int, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     config = served_settings(tmp_path_factory.mktemp("fuzz"))
     with served(config) as running:
         seed_world(Store.open(config.store, spec_for(config.embedding), SystemClock()), HashEmbedder(config.embedding))

@@ -3,7 +3,6 @@ with Retry-After, there is no CORS unless allowed, and no key ever reaches Ray's
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,12 +12,13 @@ import ray
 
 from serve.auth.keys import KeysFile
 from serving import Served, served, served_settings
+from waiting import wait_until, waited
 
 BURST = 5
 
 
 @pytest.fixture(scope="module")
-def app(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def app(serve_session: int, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     settings = served_settings(tmp_path_factory.mktemp("keys"), auth={"requests_per_minute": 60, "burst": BURST})
     roles = {"ana-1": ("analyst", ["atlas"]), "ana-2": ("analyst", ["atlas"]), "ana-3": ("analyst", ["atlas"])}
     with served(settings, roles) as running:
@@ -30,11 +30,7 @@ def _status(app: Served, key: str) -> int:
 
 
 def _until(app: Served, key: str, status: int, limit: float = 5.0) -> float:
-    started = time.monotonic()
-    while _status(app, key) != status:
-        assert time.monotonic() - started < limit, f"not {status} within {limit} s"
-        time.sleep(0.2)
-    return time.monotonic() - started
+    return waited(lambda: _status(app, key) == status, limit, f"the key to get {status}", every=0.2)
 
 
 def test_added_and_revoked_keys_take_effect_within_five_seconds(app: Served) -> None:
@@ -80,14 +76,13 @@ def test_request_metrics_reach_prometheus_by_route_and_status(app: Served) -> No
     for _ in range(3):
         _status(app, key)
     port = ray._private.worker.global_worker.node.metrics_export_port
-    deadline = time.monotonic() + 40  # Ray's metrics agent exports every few seconds
     wanted = ('ray_reverie_http_requests_total', 'route="/v1/notes"', 'status="200"')
-    while True:
+
+    def exported() -> list[str]:
         lines = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text.splitlines()
-        found = [line for line in lines if all(w in line for w in wanted)]
-        if found:
-            break
-        assert time.monotonic() < deadline, "request metrics never reached Ray's Prometheus endpoint"
-        time.sleep(1)
+        return lines if any(all(w in line for w in wanted) for line in lines) else []
+
+    # Ray's metrics agent exports every few seconds
+    lines = wait_until(exported, 40, "request metrics to reach Ray's Prometheus endpoint", every=0.5)
     assert any(line.startswith("ray_reverie_http_request_seconds_bucket") and 'route="/v1/notes"' in line for line in lines)
     assert not any(key in line for line in lines)

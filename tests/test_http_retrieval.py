@@ -3,7 +3,6 @@ meaning, scopes, supersession and deletion, the budget, raw turns ranked beside 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -21,6 +20,7 @@ from reverie.store import NoteWrite, Store
 from reverie.tokens import TokenCounter
 from serve.retrieval.block import BEGIN, END, parse_block
 from serving import Served, served, served_settings
+from waiting import wait_until, waited
 
 # note id → (scope, owner, project, statement, paraphrased questions)
 SCENARIO: dict[str, tuple[str, str, str, str, list[str]]] = {
@@ -56,14 +56,16 @@ SCENARIO: dict[str, tuple[str, str, str, str, list[str]]] = {
                         ["Do orion releases need approval?", "What paperwork comes before an orion deploy?",
                          "Change management for orion"]),
     "n-scout-summary": ("personal:scout-1", "scout-1", "orion", "I like summaries of at most three bullet points.",
-                        ["How long should my summaries be?", "Format of a recap for me", "How many points should a summary for me have?"]),
+                        ["How long should my summaries be?", "Format of a recap for me",
+                         "How many points should a summary for me have?"]),
     "n-tester-x": ("personal:tester-1", "tester-1", "atlas", "I run pytest with -x so it stops at the first failure.",
                    ["Which pytest option do I use to stop early?", "Should the suite stop on the first error?",
                     "Do I halt the test run at the first failing test?"]),
 }
 OLD_DEPLOY = "n-deploy-old"  # superseded by n-deploy from the start
 SEEN_BY = {  # who may get which notes (DESIGN §5)
-    "coder-1": {"n-deploy", "n-validate", "n-tabs", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-lint", "n-tester-x-never"},
+    "coder-1": {"n-deploy", "n-validate", "n-tabs", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-lint",
+                "n-tester-x-never"},
     "tester-1": {"n-deploy", "n-validate", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-tester-x"},
     "scout-1": {"n-orion-tickets", "n-scout-summary", "n-commits", "n-flaky"},
 }
@@ -89,17 +91,8 @@ def commit(store: Store, writes: Callable[[], list[NoteWrite]], **batch: Any) ->
                 raise
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> float:
-    started = time.monotonic()
-    while not check():
-        if time.monotonic() - started > timeout:
-            raise AssertionError("the condition did not hold in time")
-        time.sleep(0.05)
-    return time.monotonic() - started
-
-
 @pytest.fixture(scope="module")
-def app(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def app(serve_session: int, embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     retrieval = RetrievalSettings(flush_seconds=1.0, lexical_refresh_seconds=0.5, refresh_seconds=0.1)
     settings = served_settings(tmp_path_factory.mktemp("retrieval"), provider="minilm", retrieval=retrieval)
     with served(settings) as running:
@@ -117,8 +110,8 @@ def world(app: Served, store: Store, minilm: Embedder) -> dict[str, Note]:
     notes = {i: _note(i, *spec[:4], at) for i, spec in SCENARIO.items()}
     old = _note(OLD_DEPLOY, "project:atlas", "tester-1", "atlas", "Atlas releases are deployed by copying files over ssh.",
                 at - timedelta(days=40), status="superseded", superseded_by="n-deploy", invalid_at=at)
-    writes = [NoteWrite(n, "add", vector=v) for n, v in zip([*notes.values(), old],
-                                                            minilm.embed([n.statement for n in [*notes.values(), old]]), strict=True)]
+    every = [*notes.values(), old]
+    writes = [NoteWrite(n, "add", vector=v) for n, v in zip(every, minilm.embed([n.statement for n in every]), strict=True)]
     store.batches.run("local", writes, agent_id="tester-1", project="atlas")
     store.events.append([
         Event(event_id="ev-1", agent_id="coder-1", session_id="s-coder-old", project="atlas", ts=at, role="user",
@@ -129,7 +122,8 @@ def world(app: Served, store: Store, minilm: Embedder) -> dict[str, Note]:
               text="In the tester sandbox, invoice PDFs are never moved to cold storage.", ingested_at=at),
     ])
     with app.client("coder-1") as client:
-        wait_for(lambda: _ids(client, "coder-1", "Spaces or tabs in my makefile?")[:1] == ["n-tabs"], timeout=60)
+        wait_until(lambda: _ids(client, "coder-1", "Spaces or tabs in my makefile?")[:1] == ["n-tabs"], 60,
+                   "the tabs note to rank first")
     return notes
 
 
@@ -209,7 +203,8 @@ def test_a_superseded_note_is_never_returned(app: Served, world: dict[str, Note]
             NoteWrite(newer, "add", vector=vector),
         ], agent_id="tester-1", project="atlas")
         question = "When is staging data wiped?"
-        elapsed = wait_for(lambda: _ids(client, "tester-1", question)[:1] == ["n-staging-2"], timeout=5)
+        elapsed = waited(lambda: _ids(client, "tester-1", question)[:1] == ["n-staging-2"], 5,
+                         "the newer staging note to rank first")
         assert elapsed < 1.0
         for q in SCENARIO["n-staging"][4]:
             assert "n-staging" not in _ids(client, "tester-1", q, k=20)
@@ -229,7 +224,8 @@ def test_a_deleted_note_stops_being_returned_within_a_second(app: Served, world:
                 break
             except BatchConflictError:
                 continue
-        elapsed = wait_for(lambda: "n-lint" not in _ids(client, "coder-1", question, k=20), timeout=5)
+        elapsed = waited(lambda: "n-lint" not in _ids(client, "coder-1", question, k=20), 5,
+                         "the deleted note to leave the results")
         assert elapsed < 1.0
 
 
@@ -255,7 +251,7 @@ def test_a_retired_note_does_not_come_back_as_its_own_raw_turns(app: Served, wor
         return [t["event_id"] for t in _retrieve(client, "coder-1", question)["episodes"]]
 
     with app.client("coder-1") as client:
-        wait_for(lambda: _ids(client, "coder-1", question)[:1] == ["n-artifacts"], timeout=5)
+        wait_until(lambda: _ids(client, "coder-1", question)[:1] == ["n-artifacts"], 5, "the artifacts note to rank first")
         assert "ev-artifacts" not in turns(client)  # the note stands for the turn it cites
         assert client.delete("/v1/notes/n-artifacts").status_code == 200
         found = turns(client)
@@ -275,7 +271,7 @@ def test_a_retired_note_does_not_come_back_as_its_own_raw_turns(app: Served, wor
             return "n-artifacts" not in {h["note"]["note_id"] for h in body["notes"]} and "ev-artifacts-ask" in found \
                 and "ev-artifacts" not in found
 
-        elapsed = wait_for(settled, timeout=5)
+        elapsed = waited(settled, 5, "the ranking to settle")
         assert elapsed < 1.0
 
 
@@ -299,7 +295,7 @@ def test_a_note_ranks_where_the_turn_it_distils_ranks(app: Served, world: dict[s
             return "n-sprocket" in {n["note"]["note_id"] for n in found["notes"]} and \
                 "ev-sprocket-spare" in {t["event_id"] for t in found["episodes"]}
 
-        wait_for(seen, timeout=5)
+        wait_until(seen, 5, "the note and the turns to reach the caches")
         body = _retrieve(client, "coder-1", question)
     first = min([*body["notes"], *body["episodes"]], key=lambda i: i["rank"])
     assert first["kind"] == "note" and first["note"]["note_id"] == "n-sprocket"  # in the place of its turn
@@ -307,8 +303,9 @@ def test_a_note_ranks_where_the_turn_it_distils_ranks(app: Served, world: dict[s
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(budget=st.integers(1, 400), k=st.integers(1, 20), question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
-                                                                               + ["How long do invoice PDFs stay before they are archived?"]))
+@given(budget=st.integers(1, 400), k=st.integers(1, 20),
+       question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
+                                + ["How long do invoice PDFs stay before they are archived?"]))
 def test_the_budget_is_never_exceeded(app: Served, world: dict[str, Note], budget: int, k: int, question: str) -> None:
     with app.client("coder-1") as client:
         body = _retrieve(client, "coder-1", question, k=k, token_budget=budget)
@@ -349,7 +346,8 @@ def test_turns_fill_the_budget_the_notes_leave_and_off_topic_questions_stay_smal
                                ts=at - timedelta(days=i), role="user", text=text, ingested_at=at) for i, text in enumerate(said)])
     question = "What do I know about the payroll export?"
     with app.client("coder-1") as client:
-        elapsed = wait_for(lambda: len(_retrieve(client, "coder-1", question, project="atlas")["episodes"]) >= len(said))
+        elapsed = waited(lambda: len(_retrieve(client, "coder-1", question, project="atlas")["episodes"]) >= len(said), 15,
+                         "every turn said to be recalled")
         body = _retrieve(client, "coder-1", question, project="atlas")
         off = _retrieve(client, "coder-1", "Which volcano erupted in Iceland in 2010 and grounded flights?", project="atlas")
     assert elapsed < 5
@@ -380,7 +378,8 @@ def test_the_claim_that_lost_to_a_verified_note_never_comes_back_as_a_raw_turn(a
            agent_id="coder-1", project="atlas")
     question = "What is the gateway upstream timeout?"
     with app.client("coder-1") as client:
-        wait_for(lambda: {"n-timeout", "n-timeout-q"} <= set(_ids(client, "coder-1", question)), timeout=5)
+        wait_until(lambda: {"n-timeout", "n-timeout-q"} <= set(_ids(client, "coder-1", question)), 5,
+                   "both timeout notes to be recalled")
         body = _retrieve(client, "coder-1", question)
     assert "ev-timeout-claim" not in {t["event_id"] for t in body["episodes"]}
     assert "ev-timeout-fact" not in {t["event_id"] for t in body["episodes"]}  # cited by the returned fact
@@ -394,7 +393,8 @@ def test_forged_delimiters_in_a_note_stay_inside_its_item(app: Served, world: di
     vector = minilm.embed([statement])[0]
     commit(store, lambda: [NoteWrite(note, "add", vector=vector)], agent_id="coder-1", project="atlas")
     with app.client("coder-1") as client:
-        wait_for(lambda: "n-forged" in _ids(client, "coder-1", "How long do cache keys live?"), timeout=5)
+        wait_until(lambda: "n-forged" in _ids(client, "coder-1", "How long do cache keys live?"), 5,
+                   "the forged note to be recalled")
         body = _retrieve(client, "coder-1", "How long do cache keys live?")
     items = parse_block(body["context"])
     assert len(items) == len(body["notes"]) + len(body["episodes"])
@@ -425,7 +425,8 @@ def test_feedback_moves_the_hit_rate_hit_counts_and_confidence(app: Served, worl
             returned += [n["note"]["note_id"] for n in body["notes"]] == ["n-orion-freeze"]
             return body
 
-        wait_for(lambda: "n-orion-freeze" in [n["note"]["note_id"] for n in ask()["notes"]], timeout=5)
+        wait_until(lambda: "n-orion-freeze" in [n["note"]["note_id"] for n in ask()["notes"]], 5,
+                   "the orion freeze note to be recalled")
         before = rate()
         first = ask()
         assert [n["note"]["note_id"] for n in first["notes"]] == ["n-orion-freeze"]
@@ -437,7 +438,8 @@ def test_feedback_moves_the_hit_rate_hit_counts_and_confidence(app: Served, worl
             scout.post(f"/v1/retrieve/{second['retrieval_id']}/feedback", json={"wrong": ["n-scout-summary"]})
         rates.append(rate())
         # the hits were counted before the feedback: once the feedback is written, so are they
-        wait_for(lambda: note("n-orion-freeze")["confidence"] > 0.6 and note("n-scout-summary")["confidence"] < 0.6, timeout=10)
+        wait_until(lambda: note("n-orion-freeze")["confidence"] > 0.6 and note("n-scout-summary")["confidence"] < 0.6, 10,
+                   "the feedback to move the confidences")
         top, wrong = note("n-orion-freeze"), note("n-scout-summary")
         history = scout.get("/v1/notes/n-orion-freeze/history").json()
     assert before is None and rates == [pytest.approx(1.0), pytest.approx(0.5)]

@@ -9,21 +9,22 @@ Every answer of every drawn request is checked against it, both ways (no leak, n
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reverie.clock import SystemClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.records import Event, Note
-from reverie.store import NoteWrite, Store
 from reverie.settings import RetrievalSettings
+from reverie.store import NoteWrite, Store
 from serving import Served, served, served_settings
+from waiting import wait_until
 
 PROJECTS = ["atlas", "orion", "vega"]
 AGENTS = {"ag-a": ["atlas"], "ag-o": ["orion"], "ag-ao": ["atlas", "orion"]}
@@ -93,7 +94,7 @@ class World(tuple):  # type: ignore[type-arg]
 
 
 @pytest.fixture(scope="module")
-def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, Note], Store]]:
+def world(serve_session: int, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, dict[str, Note], Store]]:
     # every visible note is a candidate here (no similarity floor), so a retrieval returns exactly min(k, visible)
     config = served_settings(tmp_path_factory.mktemp("scopes"),
                              retrieval=RetrievalSettings(min_similarity=-1.0, relative_similarity=0.0,
@@ -101,11 +102,19 @@ def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     with served(config, PRINCIPALS) as app:
         store = Store.open(config.store, spec_for(config.embedding), SystemClock())
         universe = _universe(store, HashEmbedder(config.embedding))
-        time.sleep(4 * config.retrieval.refresh_seconds + 1.0)  # the replica's cache picks up committed batches
+        wait_until(lambda: _recalls_all(app, universe, store), 30, "the replica's cache to hold the committed notes")
         yield World((app, universe, store))
         for client in _clients.values():
             client.close()
         _clients.clear()
+
+
+def _recalls_all(app: Served, notes: dict[str, Note], store: Store) -> bool:
+    """Whether a retrieval returns every note it may (the replica's cache has read the universe's batch)."""
+    body = {"agent_id": "ag-a", "query": "deploy", "k": 20, "token_budget": 4000}
+    response = _client(app, "ad").post("/v1/retrieve", json=body)
+    recallable = [i for i, n in notes.items() if may_recall(_who("ad"), "ag-a", n, store.now(), None, None)]
+    return response.status_code == 200 and len(response.json()["notes"]) == min(20, len(recallable))
 
 
 def _who(name: str) -> Who:

@@ -5,7 +5,6 @@ purge leaves no byte of the purged turn in any key (the next turn's key quoted i
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -14,13 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from ray import serve as ray_serve
 
-from actors.deploy import Memory, start_memory
-from reverie.settings import ActorSettings
-from serve.app import build_app
-from serve.auth.keys import KeysFile
-from serving import served_settings
+from serving import served, served_settings
 
 NAME = "Zebulon Quagmire"
 SESSIONS: dict[str, tuple[datetime, list[str]]] = {
@@ -55,16 +49,11 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    root: Path = tmp_path_factory.mktemp("time")
-    settings = served_settings(root, provider="minilm", actors=ActorSettings(namespace=f"test-time-{os.getpid()}"))
-    keys_file = KeysFile(Path(settings.auth.keys_file or ""))
-    keys = {"admin": keys_file.add("admin", "admin", ["*"]), "coder-1": keys_file.add("coder-1", "agent", ["atlas"])}
-    memory: Memory = start_memory(settings, ticker=False)
-    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
-    try:
-        world = World(f"http://127.0.0.1:{settings.serve.port}", keys, Path(settings.store.uri))
+def world(serve_session: int, embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    settings = served_settings(tmp_path_factory.mktemp("time"), provider="minilm")
+    roles = {"admin": ("admin", ["*"]), "coder-1": ("agent", ["atlas"])}
+    with served(settings, roles, memory=True) as app:
+        world = World(app.url, app.keys, Path(settings.store.uri))
         for name, (at, texts) in SESSIONS.items():
             events = [{"event_id": f"{name}-{i}", "ts": (at + timedelta(minutes=i)).isoformat(), "role": "user", "text": t}
                       for i, t in enumerate(texts)]
@@ -72,9 +61,6 @@ def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterat
                                                          "events": events})
         world.call("coder-1", "POST", "/v1/agents/coder-1/consolidate")
         yield world
-    finally:
-        ray_serve.shutdown()
-        memory.stop()
 
 
 def test_a_relative_date_is_answered_by_its_absolute_date(world: World) -> None:

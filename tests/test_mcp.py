@@ -9,7 +9,6 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
@@ -20,15 +19,10 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
-from ray import serve as ray_serve
 
-from actors.deploy import Memory, start_memory
 from conftest import ROOT
 from reverie.integrations.langgraph import ReverieStore
-from reverie.settings import ActorSettings
-from serve.app import build_app
-from serve.auth.keys import KeysFile
-from serving import served_settings
+from serving import served, served_settings
 
 T = TypeVar("T")
 TOOLS = {"remember", "recall", "feedback", "delete_memory", "memories", "end_session", "consolidate"}
@@ -44,20 +38,10 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def world(ray_session: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    root: Path = tmp_path_factory.mktemp("mcp")
-    settings = served_settings(root, provider="minilm", actors=ActorSettings(namespace=f"test-mcp-{os.getpid()}"),
-                               serve={"num_replicas": 2})
-    keys_file = KeysFile(Path(settings.auth.keys_file or ""))
-    keys = {name: keys_file.add(name, role, projects) for name, (role, projects) in KEYS.items()}  # type: ignore[arg-type]
-    memory: Memory = start_memory(settings, ticker=False)
-    ray_serve.start(http_options={"host": "127.0.0.1", "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
-    try:
-        yield World(f"http://127.0.0.1:{settings.serve.port}", keys)
-    finally:
-        ray_serve.shutdown()
-        memory.stop()
+def world(serve_session: int, embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    settings = served_settings(tmp_path_factory.mktemp("mcp"), provider="minilm", serve={"num_replicas": 2})
+    with served(settings, KEYS, memory=True) as app:
+        yield World(app.url, app.keys)
 
 
 # --- the two transports of the official client -----------------------------------------------------

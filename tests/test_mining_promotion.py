@@ -11,7 +11,7 @@ import pytest
 from mining.graph import TeamGraph
 from mining.review import ReviewQueue
 from mining.runs import RunBook, RunState
-from mining_data import Seen, copy_store, mine, pattern_of, team_store, write_notes
+from mining_data import Seen, copy_store, mine, pattern_of, write_notes
 from reverie.clock import ManualClock
 from reverie.embed import Embedder
 from reverie.errors import NotFoundError
@@ -19,11 +19,9 @@ from reverie.store import NoteFilter, Store
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
+def template(team_template: Path) -> Path:
     """The team's notes before any mining, copied by the tests that change things."""
-    root = tmp_path_factory.mktemp("team") / "store"
-    team_store(root, minilm, ManualClock())
-    return root
+    return team_template
 
 
 @pytest.fixture(scope="module")

@@ -18,23 +18,22 @@ from mining.graph import TeamGraph
 from mining.loadsignal import load_signal
 from mining.review import ReviewQueue
 from mining.service import Mining, mining_service
-from mining_data import copy_store, mine, settings_at, team_store, unit_vectors
+from mining_data import copy_store, mine, settings_at, unit_vectors
 from reverie.clock import ManualClock
-from reverie.embed import Embedder, spec_for
+from reverie.embed import spec_for
 from reverie.errors import QuotaError, RunInProgressError
 from reverie.ports import MiningRun
 from reverie.records import Note
-from reverie.settings import ActorSettings, MiningSettings, Settings
+from reverie.settings import ActorSettings, Settings
 from reverie.store import NoteFilter, NoteWrite, Store
+from waiting import wait_until
 
 FAST = {"poll_seconds": 0.05, "yield_grace_seconds": 0.3, "chunk_clusters": 1, "schedule": False}
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
-    root = tmp_path_factory.mktemp("pool") / "store"
-    team_store(root, minilm, ManualClock())
-    return root
+def template(team_template: Path) -> Path:
+    return team_template
 
 
 @pytest.fixture(scope="module")
@@ -72,13 +71,16 @@ def service(ray_session: None, template: Path, tmp_path: Path, request: pytest.F
 
 
 def _poll(handle: Any, run_id: str, until: Any, timeout: float = 60.0) -> MiningRun:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run = ray.get(handle.run.remote(run_id))
-        if until(run):
-            return run
-        time.sleep(0.02)
-    raise AssertionError(f"run {run_id} never reached the expected state; last: {run.status} {run.stats}")
+    last: list[MiningRun] = []
+
+    def reached() -> MiningRun | None:
+        last[:] = [ray.get(handle.run.remote(run_id))]
+        return last[0] if until(last[0]) else None
+
+    def what() -> str:
+        return f"run {run_id} to reach the expected state; last: {last[0].status} {last[0].stats}"
+
+    return wait_until(reached, timeout, what, every=0.02)
 
 
 def _result(run: MiningRun) -> dict[str, list[str]]:

@@ -10,19 +10,18 @@ import pytest
 from mining.graph import TeamGraph
 from mining.review import ReviewQueue
 from mining.runs import RunBook
-from mining_data import copy_store, mine, pattern_of, team_store
+from mining_data import copy_store, mine, pattern_of
 from reverie.clock import ManualClock
-from reverie.embed import Embedder
 from reverie.errors import ConflictError, NotFoundError, ValidationError
 from reverie.store import Store
 
 
 @pytest.fixture(scope="module")
-def mined(tmp_path_factory: pytest.TempPathFactory, minilm: Embedder) -> Path:
+def mined(tmp_path_factory: pytest.TempPathFactory, team_template: Path) -> Path:
     clock = ManualClock()
     root = tmp_path_factory.mktemp("review") / "store"
     # min_agents=1 lets the one-agent lesson (group 5) reach the per-writer review gate
-    mine(team_store(root, minilm, clock), clock, min_agents=1)
+    mine(copy_store(team_template, root, clock), clock, min_agents=1)
     return root
 
 

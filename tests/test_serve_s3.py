@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
 from serve.governance.transfer import export_project
 from serving import Served, free_port, seed_world, served, served_settings
+from waiting import wait_until
 
 BUCKET = "reverie"
 CANARY = "WOMBATCANARY3390"
@@ -34,14 +34,16 @@ def s3(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     server = subprocess.Popen([str(Path(sys.executable).with_name("moto_server")), "-H", "127.0.0.1", "-p", str(port)],
                               stdout=sink, stderr=subprocess.STDOUT)
     endpoint = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
+
+    def answers() -> bool:
+        assert server.poll() is None, log.read_text()
         try:
             httpx.get(endpoint, timeout=1)
-            break
         except httpx.TransportError:
-            assert time.monotonic() < deadline and server.poll() is None, log.read_text()
-            time.sleep(0.2)
+            return False
+        return True
+
+    wait_until(answers, 30, lambda: f"moto_server to answer; its log: {log.read_text()}", every=0.2)
     options = {"endpoint": endpoint, "aws_access_key_id": "x", "aws_secret_access_key": "x", "region": "us-east-1",
                "allow_http": "true"}
     _bucket(options).create_bucket(Bucket=BUCKET)
@@ -65,7 +67,7 @@ def _bucket_holds(options: dict[str, str], needle: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def app(ray_session: None, s3: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def app(serve_session: int, s3: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     config = served_settings(tmp_path_factory.mktemp("s3"), store={"uri": f"s3://{BUCKET}/db", "storage_options": s3})
     with served(config) as running:
         yield running
