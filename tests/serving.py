@@ -136,12 +136,18 @@ def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES, 
         ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
         yield Served(settings, f"http://127.0.0.1:{settings.serve.port}", keys, started)
     finally:
-        ray_serve.delete(settings.serve.app_name)
+        deleted(settings.serve.app_name)
         if started is not None:
             stop_memory(started, settings)
         if own is not None:
             ray.kill(own)
         released(settings, lambda name: name in MEMORY_ACTORS or name.startswith(AGENT_ACTOR_PREFIX))
+
+
+def deleted(app_name: str) -> None:
+    """Delete the app and wait until it is gone (Serve's own blocking delete polls once a second)."""
+    ray_serve.delete(app_name, _blocking=False)
+    wait_until(lambda: app_name not in ray_serve.status().applications, 60, f"Serve to delete {app_name!r}")
 
 
 def stop_memory(memory: Memory, settings: Settings) -> None:
