@@ -18,7 +18,8 @@ What is found, and by what (one module each):
 - ``personal``: e-mail addresses, phone numbers (libphonenumber, in the regions
   ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
 - ``national``: national identifiers (US SSN, UK NINO, Canadian SIN, French NIR, German
-  Steuer-IdNr, Indian Aadhaar) by shape and checksum.
+  Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
+  CPF) by shape and checksum.
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

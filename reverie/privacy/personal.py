@@ -4,8 +4,9 @@ card numbers and IBANs (``python-stdnum``'s Luhn and IBAN checks)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import phonenumbers
 from stdnum import iban as stdnum_iban
@@ -42,8 +43,9 @@ NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-
 @dataclass(frozen=True)
 class PhoneDetector:
     """Candidates by shape, kept when libphonenumber calls them valid: ``+``/``00`` numbers in any
-    region; national numbers in each configured region, written with its trunk prefix (``0``) or,
-    in North America, in the usual 3-3-4 grouping."""
+    region; national numbers in each configured region, written with its trunk prefix (``0``), in
+    North America in the usual 3-3-4 grouping, or else grouped as one of the region's own formats
+    writes them without a trunk prefix (:func:`grouped_as_the_region_writes`)."""
 
     regions: tuple[str, ...]
     triggers: tuple[str, ...] = ()
@@ -73,7 +75,9 @@ class PhoneDetector:
         prefix = national_prefix(region)
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
-        return bool(prefix) and digits.startswith(prefix) and valid_number(candidate, region)
+        if prefix and digits.startswith(prefix) and (prefix == "0" or trunk_stands_alone(candidate, prefix)):
+            return valid_number(candidate, region)
+        return len(digits) >= 9 and grouped_as_the_region_writes(candidate, region)
 
 
 def phone_grouping(candidate: str) -> bool:
@@ -84,6 +88,54 @@ def phone_grouping(candidate: str) -> bool:
     if any(len(g) == 1 for g in groups[1:]):
         return False
     return "/" not in candidate or PHONE_SLASH.fullmatch(candidate) is not None
+
+
+def trunk_stands_alone(candidate: str, prefix: str) -> bool:
+    """A trunk prefix other than ``0`` (Russia's ``8``) is a digit any number may start with: it
+    says "phone" only as a group of its own, ``8 (912) 345-67-89``."""
+    return re.match(rf"{prefix}[ \-.(]", candidate) is not None
+
+
+def grouped_as_the_region_writes(candidate: str, region: str) -> bool:
+    """A national number without a trunk prefix: in a region that has none (Spain, Italy, Portugal,
+    Poland, Denmark, Norway …) or in a format that leaves it out (Brazil's ``(41) 96768-8555``).
+    Such a number has nothing in front that says "phone", so its digit groups must be the groups
+    of one of the formats libphonenumber's metadata lists for it (``945 12 34 56``, not
+    ``94512-3456``), and there must be more than one group; the caller also wants nine digits or
+    more, since shorter grouped numbers (``4412 7781``) are as often codes and PINs."""
+    groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
+    if len(groups) < 2:
+        return False
+    try:
+        number = phonenumbers.parse(candidate, region)
+    except phonenumbers.NumberParseException:
+        return False
+    significant = phonenumbers.national_significant_number(number)
+    return groups in set(format_groups(significant, region)) and phonenumbers.is_valid_number(number)
+
+
+def format_groups(significant: str, region: str) -> Iterator[tuple[int, ...]]:
+    """The digit groups of each of the region's trunk-less formats that applies to the number."""
+    for layout, leading in unprefixed_formats(region):
+        match = layout.fullmatch(significant)
+        if match is not None and (leading is None or leading.match(significant) is not None):
+            yield tuple(len(group) for group in match.groups())
+
+
+@lru_cache(maxsize=None)
+def unprefixed_formats(region: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...]:
+    """The region's national formats that write no trunk prefix: all of them where the region has
+    none, else those whose formatting rule leaves it out (``(\\1)``, not ``0\\1``)."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    if metadata is None:
+        return ()
+    prefix = metadata.national_prefix or ""
+    return tuple(
+        (re.compile(layout.pattern),
+         re.compile(layout.leading_digits_pattern[-1]) if layout.leading_digits_pattern else None)
+        for layout in metadata.number_format
+        if not prefix or prefix not in (layout.national_prefix_formatting_rule or prefix)
+    )
 
 
 def national_prefix(region: str) -> str:
@@ -146,14 +198,14 @@ def iban_span(text: str, match: re.Match[str]) -> Span | None:
     return None
 
 
-def personal_data_detectors(phone_regions: Sequence[str]) -> tuple[Detector, ...]:
+def personal_data_detectors(phones: PhoneDetector) -> tuple[Detector, ...]:
     def pii(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
             locate: Locate = whole_match) -> PatternDetector:
         return PatternDetector("PII", label, pattern, triggers, locate)
 
     return (
         pii("email", EMAIL, ("@",), email_span),
-        PhoneDetector(tuple(phone_regions)),
+        phones,
         pii("card_number", CARD, (), card_span),
         pii("iban", IBAN, (), iban_span),
     )
