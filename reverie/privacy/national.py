@@ -28,8 +28,10 @@ from stdnum.nl import bsn
 from stdnum.us import ssn
 
 from reverie.privacy.findings import Detector, PatternDetector, Span, value_group
+from reverie.privacy.personal import PHONE_WORDS, line_before
 
 Check = Callable[[str], bool]
+PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
 # Not the end of a longer group of digits, nor after "+" (an international phone number: a
 # national identifier is never written with a leading "+").
 NOT_A_TAIL = r"(?<![\w\-+])(?<!\d[ \-])"
@@ -51,11 +53,7 @@ NINO_ALLOCATED = re.compile(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[^DFIQUV][^DFIOQUV]")
 SIN = re.compile(NOT_A_TAIL + r"\d{3}(?P<s>[\- ])\d{3}(?P=s)\d{3}(?![\w\-])")
 SIN_SAMPLES = frozenset({"046454286"})
 SIN_WORDS = re.compile(r"(?i)\b(?:SIN|NAS|social[ \t]+insurance|assurance[ \t]+sociale)\b")
-# Words that say the numbers on a line are phone numbers, in the languages of the default regions.
-PHONE_WORDS = re.compile(
-    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?fono?|telefone?|phone|mobile?|m[óo]vil|cell(?:ular)?|celular|handy|"
-    r"portable|fax|call|ring|whatsapp|kom[óo]rk\w*|numer|n[úu]mero|nummer|gsm)(?![^\W\d_])"
-)
+
 # INSEE NIR: sex, year, month, department (2A/2B for Corsica), commune, order, key = 97 - n mod 97.
 NIR = re.compile(NOT_A_TAIL + r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\w\-])")
 # BZSt Steuerliche Identifikationsnummer: 11 digits, ISO 7064 MOD 11,10 check digit.
@@ -65,7 +63,8 @@ AADHAAR = re.compile(NOT_A_TAIL + r"(?<!\.)[2-9]\d{3}(?P<s>[ \-]?)\d{4}(?P=s)\d{
 # Spanish DNI (Ministerio del Interior, Real Decreto 1553/2005; the letter is
 # TRWAGMYFPDXBNJZSQVHLCKE[n mod 23]): eight digits and the letter, often after a hyphen or space.
 DNI = re.compile(NOT_A_TAIL + r"\d{8}[ \-]?[A-Za-z](?![\w\-])")
-# Spanish NIE (Real Decreto 557/2011, art. 206; the letter as stdnum es.nie): X, Y or Z (counting as 0, 1, 2), seven digits, the DNI letter.
+# Spanish NIE (Real Decreto 557/2011, art. 206): X, Y or Z (counting as 0, 1, 2), seven digits,
+# the DNI letter of that number.
 NIE = re.compile(r"(?<![\w\-])(?:[XYZ][ \-]?\d{7}[ \-]?[A-Z]|[xyz][ \-]?\d{7}[ \-]?[a-z])(?![\w\-])")
 # Italian codice fiscale (Agenzia delle Entrate, DM 23 December 1976): three letters of the
 # surname, three of the name, year, month letter, day (+40 for women), the Belfiore place code,
@@ -103,6 +102,9 @@ def sin_valid(value: str) -> bool:
     return sin.is_valid(number) or (number in SIN_SAMPLES and luhn.is_valid(number))
 
 
+DIGITS = tuple("0123456789")  # every identifier here has digits: text without any is skipped
+
+
 def nino_valid(value: str) -> bool:
     return value.isupper() or NINO_ALLOCATED.match(value.upper()) is not None
 
@@ -125,25 +127,25 @@ def checked_value(check: Check) -> Callable[[str, re.Match[str]], Span | None]:
     return locate
 
 
-def sin_located(is_phone: Check) -> Callable[[str, re.Match[str]], Span | None]:
+def sin_located(is_phone: PhoneCheck) -> Callable[[str, re.Match[str]], Span | None]:
     """A valid SIN, unless it also reads as a phone number and its line, before it, speaks of
     phones ("móvil 666 82 10 67, Lisboa 930 412 838") and not of a SIN."""
     def locate(text: str, match: re.Match[str]) -> Span | None:
         value = match.group(0)
         if not sin_valid(value):
             return None
-        line = text[max(0, match.start() - 160):match.start()].rsplit("\n", 1)[-1]
+        line = line_before(text, match.start())
         if SIN_WORDS.search(line[-48:]) or not PHONE_WORDS.search(line):
             return match.span()
-        return None if is_phone(value) else match.span()
+        return None if is_phone(value, line) else match.span()
 
     return locate
 
 
-def national_id_detectors(is_phone: Check) -> tuple[Detector, ...]:
+def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     """``is_phone`` says whether a number reads as a phone number (of the configured regions)."""
     def pii(label: str, pattern: re.Pattern[str], check: Check) -> PatternDetector:
-        return PatternDetector("PII", label, pattern, (), checked(check))
+        return PatternDetector("PII", label, pattern, DIGITS, checked(check))
 
     def named(label: str, pattern: re.Pattern[str], check: Check, triggers: tuple[str, ...]) -> PatternDetector:
         return PatternDetector("PII", label, pattern, triggers, checked_value(check))
@@ -151,7 +153,7 @@ def national_id_detectors(is_phone: Check) -> tuple[Detector, ...]:
     return (
         pii("ssn", SSN, ssn_valid),
         pii("uk_nino", NINO, nino_valid),
-        PatternDetector("PII", "ca_sin", SIN, (), sin_located(is_phone)),
+        PatternDetector("PII", "ca_sin", SIN, DIGITS, sin_located(is_phone)),
         pii("fr_nir", NIR, lambda v: nir.is_valid(compact(v))),
         pii("de_tax_id", IDNR, lambda v: idnr.is_valid(compact(v))),
         pii("aadhaar", AADHAAR, lambda v: aadhaar.is_valid(compact(v))),
