@@ -36,6 +36,13 @@ DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{1,
 PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Docker Hub personal and organization access tokens (docs.docker.com, "Access tokens").
     ("dockerhub_token", re.compile(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{24,}"), ("dckr_",)),
+    # Fly.io macaroon tokens, as ``fly tokens create`` prints them (fly.io/docs, "Access tokens"):
+    # "FlyV1 " and a comma-separated list of ``fm1a_``/``fm1r_``/``fm2_`` macaroons, the later ones
+    # (third-party discharges) often shorter than the 100 characters gitleaks wants; all are secret,
+    # and the whole header value is masked.
+    ("flyio_token",
+     re.compile(r"(?:\bFlyV1[ \t]+)?\bfm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3})*"),
+     ("fm1", "fm2")),
     # Figma personal access tokens (Figma REST API, "Authentication").
     ("figma_token", re.compile(r"\bfig[dou]_[A-Za-z0-9_\-]{36,}"), ("fig",)),
     # Supabase personal access tokens (supabase.com/docs, "Management API").
