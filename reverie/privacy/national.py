@@ -27,7 +27,7 @@ from stdnum.it import codicefiscale
 from stdnum.nl import bsn
 from stdnum.us import ssn
 
-from reverie.privacy.findings import Detector, PatternDetector, Span, value_group
+from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
 from reverie.privacy.personal import PHONE_WORDS, line_before
 
 Check = Callable[[str], bool]
@@ -102,7 +102,9 @@ def sin_valid(value: str) -> bool:
     return sin.is_valid(number) or (number in SIN_SAMPLES and luhn.is_valid(number))
 
 
-DIGITS = tuple("0123456789")  # every identifier here has digits: text without any is skipped
+# Every identifier but the NINO and the codice fiscale has seven digits or more in a row, with at
+# most one space, dot or hyphen between two of them: text without such a run skips them all.
+SEVEN_DIGITS = re.compile(r"\d(?:[ .\-]?\d){6}")
 
 
 def nino_valid(value: str) -> bool:
@@ -145,23 +147,26 @@ def sin_located(is_phone: PhoneCheck) -> Callable[[str, re.Match[str]], Span | N
 def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     """``is_phone`` says whether a number reads as a phone number (of the configured regions)."""
     def pii(label: str, pattern: re.Pattern[str], check: Check) -> PatternDetector:
-        return PatternDetector("PII", label, pattern, DIGITS, checked(check))
+        return PatternDetector("PII", label, pattern, (), checked(check))
 
     def named(label: str, pattern: re.Pattern[str], check: Check, triggers: tuple[str, ...]) -> PatternDetector:
         return PatternDetector("PII", label, pattern, triggers, checked_value(check))
 
-    return (
+    numbers = (
         pii("ssn", SSN, ssn_valid),
-        pii("uk_nino", NINO, nino_valid),
-        PatternDetector("PII", "ca_sin", SIN, DIGITS, sin_located(is_phone)),
+        PatternDetector("PII", "ca_sin", SIN, (), sin_located(is_phone)),
         pii("fr_nir", NIR, lambda v: nir.is_valid(compact(v))),
         pii("de_tax_id", IDNR, lambda v: idnr.is_valid(compact(v))),
         pii("aadhaar", AADHAAR, lambda v: aadhaar.is_valid(compact(v))),
         pii("es_dni", DNI, lambda v: dni.is_valid(compact(v))),
         pii("es_nie", NIE, lambda v: nie.is_valid(compact(v))),
-        pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
         pii("nl_bsn", BSN_PRINTED, lambda v: bsn.is_valid(v)),
         named("nl_bsn", BSN_NAMED, lambda v: bsn.is_valid(v), ("bsn", "burgerservicenummer", "sofi")),
         pii("br_cpf", CPF_PRINTED, lambda v: cpf.is_valid(v)),
         named("br_cpf", CPF_NAMED, lambda v: cpf.is_valid(v), ("cpf", "cadastro")),
+    )
+    return (
+        Gated(SEVEN_DIGITS, numbers),
+        pii("uk_nino", NINO, nino_valid),
+        pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
     )
