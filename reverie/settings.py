@@ -38,11 +38,21 @@ class EmbeddingSettings(Section):
     torch_threads: int = 0
 
 
+#: Regions whose national phone formats masking knows by default: North America, the EU and EFTA's
+#: larger members and the UK and Ireland, and the most populous countries of Latin America, Asia,
+#: Oceania, Africa and the Middle East. ``+``/``00`` numbers are recognised in every region.
+PHONE_REGIONS = (
+    "US", "CA", "GB", "IE", "DE", "AT", "CH", "FR", "BE", "NL", "ES", "PT", "IT", "PL", "CZ", "SE", "NO",
+    "DK", "FI", "BR", "MX", "AR", "JP", "KR", "CN", "IN", "SG", "HK", "PH", "ID", "AU", "NZ", "ZA", "NG",
+    "KE", "EG", "IL", "AE", "TR", "RU",
+)
+
+
 class PrivacySettings(Section):
     enabled: bool = True
     secrets: bool = True
     personal_data: bool = True
-    phone_regions: Annotated[tuple[str, ...], NoDecode] = ("US", "CA", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "AU")
+    phone_regions: Annotated[tuple[str, ...], NoDecode] = PHONE_REGIONS
 
     @field_validator("phone_regions", mode="before")
     @classmethod

@@ -10,7 +10,7 @@ from reverie.errors import ConfigError, ValidationError
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
-from reverie.privacy.personal import personal_data_detectors
+from reverie.privacy.personal import PhoneDetector, personal_data_detectors
 from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.ruleset import load_ruleset
@@ -20,8 +20,8 @@ from reverie.settings import PrivacySettings
 #: any provider's label (rank 10), then the generic secret kinds, then personal data.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "de_tax_id", "aadhaar",
-            "email", "phone")
+PERSONAL = ("iban", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
+            "it_codice_fiscale", "nl_bsn", "br_cpf", "de_tax_id", "aadhaar", "email", "phone")
 RANK = {**{label: i for i, label in enumerate(FIRST)},
         **{label: 20 + i for i, label in enumerate(GENERIC)},
         **{label: 40 + i for i, label in enumerate(PERSONAL)}}
@@ -56,8 +56,9 @@ class Masker:
             detectors += secret_detectors()
             self._rules_version = f"gitleaks {load_ruleset().version}"
         if settings.enabled and settings.personal_data:
-            detectors += personal_data_detectors(checked_regions(settings.phone_regions))
-            detectors += national_id_detectors()
+            phones = PhoneDetector(checked_regions(settings.phone_regions))
+            detectors += personal_data_detectors(phones)
+            detectors += national_id_detectors(phones.is_phone)
         self._detectors = detectors
 
     def mask(self, text: str) -> Masked:

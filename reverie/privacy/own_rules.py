@@ -29,12 +29,20 @@ STRIPE_WEBHOOK_SECRET = re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,}")
 # has the rule only after a "newrelic = " assignment; the prefix alone is distinctive.
 NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
 # Doppler token formats (docs.doppler.com, "Token formats"): gitleaks knows personal tokens only.
-DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b")
+# Service tokens carry their config's slug, ``dp.st.<config>.`` and 40 characters.
+DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}\b")
 # Provider tokens whose prefix alone is distinctive, which gitleaks 8.30.1 lacks, or knows only
 # after an assignment naming the provider, or only at a length the provider does not promise.
 PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Docker Hub personal and organization access tokens (docs.docker.com, "Access tokens").
     ("dockerhub_token", re.compile(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{24,}"), ("dckr_",)),
+    # Fly.io macaroon tokens, as ``fly tokens create`` prints them (fly.io/docs, "Access tokens"):
+    # "FlyV1 " and a comma-separated list of ``fm1a_``/``fm1r_``/``fm2_`` macaroons, the later ones
+    # (third-party discharges) often shorter than the 100 characters gitleaks wants; all are secret,
+    # and the whole header value is masked.
+    ("flyio_token",
+     re.compile(r"(?:\bFlyV1[ \t]+)?\bfm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3})*"),
+     ("fm1", "fm2")),
     # Figma personal access tokens (Figma REST API, "Authentication").
     ("figma_token", re.compile(r"\bfig[dou]_[A-Za-z0-9_\-]{36,}"), ("fig",)),
     # Supabase personal access tokens (supabase.com/docs, "Management API").
@@ -149,6 +157,14 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
                 r"(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
      ("launchdarkly", "ldclient", "ld_")),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
+    # Teams incoming webhooks moved from Office 365 connectors to Workflows (learn.microsoft.com,
+    # "Create incoming webhooks with Workflows for Microsoft Teams"): a Logic Apps / Power Automate
+    # HTTP trigger URL, ``…/workflows/<id>/triggers/manual/paths/invoke?…&sig=<base64url>``, whose
+    # sig alone lets anyone post ("Call, trigger, or nest logic apps by using HTTPS endpoints").
+    ("teams_webhook",
+     re.compile(r"(?i)\bhttps://[\w.\-]+(?::\d+)?/(?:[\w\-]+/)*workflows/[0-9a-f]{32}/triggers/[^\s\"'<>]*?"
+                r"[?&]sig=(?P<v>[A-Za-z0-9_\-%]{30,})"),
+     ("/workflows/",)),
 )
 # Datadog API keys (32 hex) and application keys (40 hex) under their usual names
 # (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key).
@@ -170,21 +186,24 @@ AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
+# The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
+# header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
+# and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
+AUTHORIZATION = r"\b(?:proxy-)?authorization\b[\"'`]?(?:[ \t]*[:=][ \t]*|[ \t]+)[\"'`]?[ \t]*"
 # RFC 6750 bearer tokens in Authorization headers.
 BEARER = re.compile(
-    r"(?i)(?:\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*(?:bearer|token)"
+    rf"(?i)(?:{AUTHORIZATION}(?:bearer|token)"
     r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
 )
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
-BASIC_AUTH = re.compile(
-    r"(?i)\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
-)
+BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
 # RFC 3986 section 3.2.1: userinfo in a URI.
 URL_CREDENTIALS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
 )
+# "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|secret|token"
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
@@ -211,11 +230,17 @@ SSHPASS_PASSWORD = re.compile(
 LOGIN_SLASH_PASSWORD = re.compile(
     r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
 )
+# PostgreSQL's password file, ~/.pgpass (postgresql.org/docs, libpq "The Password File"): one
+# ``hostname:port:database:username:password`` a line, ``*`` matching any; the host has a letter
+# or a dot, the port is digits or ``*`` (so MAC addresses and times are not read as one).
+PGPASS_LINE = re.compile(
+    r"(?m)^[ \t]*(?=[^:\s]*[A-Za-z.*])[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s]+)[ \t]*$"
+)
 # <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
 XML_SECRET = re.compile(
     rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
 )
-SECRET_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
+SECRET_TRIGGERS = ("pass", "pwd", "psk", "secret", "token", "key")
 
 
 def random_value(text: str, match: re.Match[str]) -> Span | None:
@@ -290,6 +315,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
         secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),
         secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
+        secret("password", PGPASS_LINE, (":",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
     )
