@@ -30,10 +30,28 @@ import pyarrow as pa
 
 from mining.corpus import Eligible, eligible_notes, vectors_of
 from mining.fits import Fits, ProjectMap, StoredFit
+from mining.graph import (
+    TEAM_GRAPH,
+    Fragment,
+    GraphRows,
+    add_pattern,
+    add_supersession,
+    add_team_pattern,
+    names_of_node,
+    note_node,
+    pattern_node,
+)
 from mining.names import ClusterNames, class_names, name_clusters
-from mining.graph import TEAM_GRAPH, Fragment, GraphRows, add_pattern, add_supersession, add_team_pattern, names_of_node, note_node, pattern_node
 from mining.patterns import (
-    ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for, team_groups,
+    ClusterKey,
+    KnownPattern,
+    Member,
+    assess,
+    draft,
+    focus,
+    match_patterns,
+    pattern_id_for,
+    team_groups,
 )
 from mining.review import ReviewQueue, item_id_for, opened_row
 from mining.runs import Plan, PlannedCluster, RunBook, RunState

@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 import ray
 
+from mining.corpus import ELIGIBLE
 from mining.fits import Fits
 from mining.graph import TeamGraph
-from mining.corpus import ELIGIBLE
 from mining.loadsignal import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
 from mining.prebuild import Prebuilder

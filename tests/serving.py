@@ -18,12 +18,12 @@ import httpx
 import ray
 from ray import serve as ray_serve
 
+from launcher.local import free_port
 from reverie.embed import HashEmbedder
 from reverie.ports import EMBEDDER_ACTOR
 from reverie.records import Event, Note
 from reverie.settings import AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
 from reverie.store import NoteWrite, Store
-from launcher.local import free_port
 from serve.app import build_app
 from serve.auth.keys import KeysFile
 

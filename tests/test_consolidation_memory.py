@@ -21,7 +21,7 @@ from reverie.errors import ValidationError
 from reverie.extract import RuleExtractor, StructuredExtractor
 from reverie.records import Note
 from reverie.sample import fleet_sample
-from reverie.settings import ConsolidationSettings, Settings
+from reverie.settings import ConsolidationSettings
 from reverie.store import NoteFilter, Store
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

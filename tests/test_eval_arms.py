@@ -7,18 +7,17 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from launcher.local import local_service
-from reverie.clock import ManualClock
-from reverie.embed import Embedder, HashEmbedder
 from bench.eval.arms import MemoryOff, Retrieval, Retrieved
 from bench.eval.compare import history_tokens, run_arm
 from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario
 from bench.eval.rawlog import RawLog, RawLogArm, fill_budget, fuse
 from bench.eval.served import ReverieArm, _Turns
+from conftest import make_settings
+from launcher.local import local_service
+from reverie.clock import ManualClock
+from reverie.embed import Embedder, HashEmbedder
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
-
-from conftest import make_settings
 
 
 @cache

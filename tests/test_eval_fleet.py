@@ -6,19 +6,18 @@ import hashlib
 import subprocess
 import sys
 from functools import cache
-
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reverie.capture import prepare_events
-from reverie.clock import ManualClock
 from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario, generate
 from bench.eval.phrases import Phrasebook
 from bench.eval.phrases.dev import DEV
 from bench.eval.phrases.heldout import HELDOUT
 from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
+from reverie.capture import prepare_events
+from reverie.clock import ManualClock
 from reverie.privacy import Masker
 from reverie.settings import CaptureSettings, PrivacySettings
 

@@ -11,8 +11,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from privacy_corpus import CORPUS_DIR, PII_KINDS, CorpusRow, Half, load_corpus
 
+from privacy_corpus import CORPUS_DIR, PII_KINDS, CorpusRow, Half, load_corpus
 from reverie.errors import ValidationError
 from reverie.privacy import PLACEHOLDER, Finding, Masked, Masker
 from reverie.settings import PrivacySettings

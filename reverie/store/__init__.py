@@ -21,10 +21,10 @@ from reverie.errors import BatchConflictError, ConflictError
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchFilter, BatchWriter, NoteWrite, new_batch_id
+from reverie.store.events import AgentSummary, AppendResult, EventFilter, EventLog, SessionFilter
 from reverie.store.ids import ordered_id
 from reverie.store.keyed import KEYED_TABLES, KeyedRows, RetrievalRows, RowFilter
 from reverie.store.keytable import KeyTable
-from reverie.store.events import AgentSummary, AppendResult, EventFilter, EventLog, SessionFilter
 from reverie.store.ledger import Ledger, LedgerFilter, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
 from reverie.store.notes import Filed, NoteFilter, NoteHistory, NotePage, NoteReader

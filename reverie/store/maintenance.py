@@ -13,11 +13,10 @@ from reverie.clock import Clock
 from reverie.errors import ValidationError
 from reverie.records import Note
 from reverie.store.batches import BatchWriter, NoteWrite
+from reverie.store.keytable import KeyTable
 from reverie.store.ledger import graph_node_id
 from reverie.store.rows import note_from_row, rows
-from reverie.store.keytable import KeyTable
 from reverie.store.tables import Tables, sql_in, sql_str
-
 
 
 @dataclass(frozen=True)

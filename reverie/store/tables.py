@@ -22,9 +22,9 @@ from reverie.schemas import (
     FIXED_TABLES,
     NOTE_COLUMNS_ADDED,
     event_vectors_schema,
-    turn_keys_schema,
     note_versions_schema,
     notes_schema,
+    turn_keys_schema,
 )
 from reverie.settings import StoreSettings
 

@@ -10,8 +10,8 @@ from starlette.concurrency import run_in_threadpool
 from reverie.api import ImportResult, PurgeRequest, PurgeResult
 from serve.auth.access import Principal, require
 from serve.governance.forget import purge
-from serve.routes.context import ERRORS, NAME, Caller, Deps
 from serve.governance.transfer import export_project, import_archive, read_archive
+from serve.routes.context import ERRORS, NAME, Caller, Deps
 
 router = APIRouter(prefix="/v1", responses=ERRORS, tags=["governance"])
 
