@@ -133,7 +133,9 @@ class Mining:
                 if not self._due(project, changed, now):
                     continue
                 delay = random.Random(f"{project}|{now.isoformat()}").uniform(0, self._m.stagger_max.total_seconds())
-                state = self._runs.create(project, principal="scheduler", mode="auto", at=now, not_before=now + timedelta(seconds=delay))
+                state = self._runs.create(
+                    project, principal="scheduler", mode="auto", at=now, not_before=now + timedelta(seconds=delay),
+                )
                 self.pool.add(state)
             started.append(state.to_run())
         return started

@@ -40,7 +40,9 @@ def write_note(deps: Services, principal: Principal, body: NoteCreate) -> Note:
     if existing is not None:
         _check_change(principal, existing)
         keys = list(dict.fromkeys([*existing.keys, *([body.key] if body.key else [])]))
-        deps.store.edit_note(existing.note_id, {**fields, "keys": keys}, principal=principal.id, vector=vector, reason=body.reason)
+        deps.store.edit_note(
+            existing.note_id, {**fields, "keys": keys}, principal=principal.id, vector=vector, reason=body.reason,
+        )
         deps.recaller.changed()
         return deps.store.notes.get(existing.note_id)
     note = _new_note(deps, principal, body, scope, project, fields)

@@ -213,7 +213,8 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     noise = sum(1 for p in points if p["cluster"] < 0)
     assert page.text_content("#map-legend [data-legend='noise'] .count") == str(noise)
     xs = [_on_map(page, i)[0] for i in range(len(points))]
-    assert min(x for x, p in zip(xs, points) if p["cluster"] < 0) > max(x for x, p in zip(xs, points) if p["cluster"] >= 0)
+    on_map = list(zip(xs, points, strict=True))
+    assert min(x for x, p in on_map if p["cluster"] < 0) > max(x for x, p in on_map if p["cluster"] >= 0)
     planted = next(i for i, p in enumerate(points) if p["note_id"] == mined.planted.note_id)
     page.mouse.move(*_on_map(page, planted))
     page.wait_for_selector("#tooltip:not([hidden])")

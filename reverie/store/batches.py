@@ -3,13 +3,14 @@
 Protocol: (1) insert the batch row as ``running``; (2) append earlier views to ``note_versions``,
 new views to ``notes`` and rows to ``audit``, all tagged with the batch id and invisible to readers;
 (3) under the store's commit lease lock, check that no other batch changed the same notes meanwhile
-and (4) flip the batch row to ``committed`` (one conditional commit: the marker); (5) finalize: delete the replaced views, mark consumed
-sessions, stamp ``finalized_at``. A crash before (4) leaves invisible rows that :meth:`settle`
+and (4) flip the batch row to ``committed`` (one conditional commit: the marker); (5) finalize: delete
+the replaced views, mark consumed sessions, stamp ``finalized_at``. A crash before (4) leaves invisible rows that :meth:`settle`
 deletes; a crash after (4) leaves a visible batch that :meth:`settle` finalizes.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -250,7 +251,9 @@ class BatchWriter:
         for batch in self._read_batches("finalized_at IS NULL"):
             if batch.status in ("committed", "rolled_back"):
                 self.finalize(batch)
-            elif (owner_agent is not None and batch.agent_id == owner_agent and batch.kind == "local") or batch.updated_at < limit:
+            elif batch.updated_at < limit or (
+                owner_agent is not None and batch.agent_id == owner_agent and batch.kind == "local"
+            ):
                 self.abort(batch.batch_id)
             else:
                 continue
@@ -287,7 +290,10 @@ class BatchWriter:
 
     def _upsert_batches(self, batches: Sequence[Batch]) -> None:
         data = pa.Table.from_pylist([batch_row(b) for b in batches], schema=self._t.schemas["batches"])
-        self._t.write("batches", lambda t: t.merge_insert("batch_id").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        self._t.write(
+            "batches",
+            lambda t: t.merge_insert("batch_id").when_matched_update_all().when_not_matched_insert_all().execute(data),
+        )
 
     def _append(self, name: str, data: list[dict[str, Any]]) -> None:
         if data:
@@ -316,16 +322,17 @@ class BatchWriter:
             raise
 
     def _abort_quietly(self, batch_id: str) -> None:
-        try:
+        with contextlib.suppress(Exception):  # settle() cleans it later; the original error matters
             self.abort(batch_id)
-        except Exception:  # noqa: BLE001 - settle() cleans it later; the original error matters
-            pass
 
     def rollback(self, batch_id: str, *, principal: str = "system", reprocess: bool = False) -> Batch:
         """Undo a committed batch exactly, as a compensating batch built from ``note_versions``."""
         target = self.get(batch_id)
         if target.status != "committed" or target.kind == "rollback":
-            raise ConflictError(f"batch {batch_id!r} is {target.status} ({target.kind}); only a committed, non-rollback batch can be rolled back")
+            raise ConflictError(
+                f"batch {batch_id!r} is {target.status} ({target.kind}); "
+                "only a committed, non-rollback batch can be rolled back"
+            )
         writes = self._undo_writes(target)
         return self.run(
             "rollback", writes, agent_id=target.agent_id, project=target.project,

@@ -101,7 +101,9 @@ class Maintenance:
             sessions=sessions, batch_id=batch_id, rederive=sorted(mixed), rekey=rekey,
         )
 
-    def _target_events(self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None) -> list[tuple[str, str]]:
+    def _target_events(
+        self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None,
+    ) -> list[tuple[str, str]]:
         clauses = []
         if event_ids is not None:
             clauses.append(sql_in("event_id", event_ids))

@@ -85,7 +85,8 @@ def rebuild(store: Store, embedder: EmbeddingService, note_ids: Sequence[str], p
         return None
     live = [p.note for p in changed if not p.gone]
     vectors = embedder.embed([n.statement for n in live]) if live else []
-    writes = [NoteWrite(n, "purge", "rebuilt from remaining evidence after a purge", v) for n, v in zip(live, vectors, strict=True)]
+    rebuilt = "rebuilt from remaining evidence after a purge"
+    writes = [NoteWrite(n, "purge", rebuilt, v) for n, v in zip(live, vectors, strict=True)]
     writes += [NoteWrite(p.note, "purge", "no remaining evidence after a purge", tombstone=True) for p in changed if p.gone]
     batch = store.batches.run("purge", writes, principal=principal)
     ids = [p.note.note_id for p in changed]
