@@ -56,7 +56,9 @@ def _embedding_service(settings: Settings) -> Any:
     if settings.embedding.provider == "minilm":
         from actors.embedding import EmbeddingServiceActor
 
-        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(settings.embedding, settings.actors)
+        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(
+            settings.embedding, settings.actors,
+        )
         ray.get(service.info.remote())  # the model is loaded before the first request
         return service
     return HashEmbeddingService.options(**options).remote(settings.embedding)

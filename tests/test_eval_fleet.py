@@ -60,7 +60,8 @@ def test_one_seed_gives_one_scenario() -> None:
 def test_one_seed_gives_one_scenario_in_every_process() -> None:
     """Nothing depends on string hashing: another process with another hash seed writes the same bytes."""
     script = ("import hashlib; from bench.eval.fleet import generate, FleetConfig; from bench.eval.phrases.dev import DEV; "
-              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7).model_dump_json().encode()).hexdigest())")
+              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7)"
+              ".model_dump_json().encode()).hexdigest())")
     other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": ""}, cwd=Path(__file__).resolve().parents[1])
     assert other.stdout.strip() == hashlib.sha256(generate(TINY, DEV, 7).model_dump_json().encode()).hexdigest()

@@ -4,7 +4,8 @@
 store built with another embedder. Parts: ``events`` (capture), ``vectors`` (one vector per
 event, computed once), ``keys`` (each consolidated turn's contextual key), ``notes`` (reads), ``batches`` (the only
 way notes change), ``maintenance`` (compaction, sizes, purge), the keyed rows written under batches: ``graph_nodes``,
-``graph_edges`` (the team graph) and ``reviews`` (the review queue), and the rows replaced whole by key: ``keyed`` (mining runs, plans, fits, maps, names) and ``retrievals``.
+``graph_edges`` (the team graph) and ``reviews`` (the review queue), and the rows replaced whole by key: ``keyed``
+(mining runs, plans, fits, maps, names) and ``retrievals``.
 Parts outside the store filter with typed filters (``NoteFilter``, ``EventFilter``, ``SessionFilter``,
 ``BatchFilter``, ``LedgerFilter``, ``RowFilter``, ``ScopeAccess``); SQL text is made only in here.
 """
