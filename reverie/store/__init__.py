@@ -15,14 +15,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
+
+import numpy as np
 
 from reverie.clock import Clock, SystemClock
 from reverie.embed import EmbedderSpec
 from reverie.errors import BatchConflictError, ConflictError
+from reverie.ports import AgentSummary
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchFilter, BatchWriter, NoteWrite, new_batch_id
-from reverie.store.events import AgentSummary, AppendResult, EventFilter, EventLog, SessionFilter
+from reverie.store.events import AppendResult, EventFilter, EventLog, SessionFilter
 from reverie.store.ids import ordered_id
 from reverie.store.keyed import KEYED_TABLES, KeyedRows, RetrievalRows, RowFilter
 from reverie.store.keytable import KeyTable
@@ -73,7 +77,10 @@ class Store:
     # Each reads the note, builds the new view and writes it based on the version it read; a batch
     # that changed the note meanwhile (a consolidation, retrieval feedback) makes it read again, so
     # neither side's change is lost.
-    def edit_note(self, note_id: str, changes: dict, *, principal: str, vector=None, reason: str = "edited") -> Batch:
+    def edit_note(
+        self, note_id: str, changes: dict[str, Any], *, principal: str, vector: np.ndarray | None = None,
+        reason: str = "edited",
+    ) -> Batch:
         def view(note: Note) -> NoteWrite:
             new = Note.model_validate({**note.model_dump(), **changes, "updated_at": self.clock.now()})
             return NoteWrite(new, "edit", reason, vector)

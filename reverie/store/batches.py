@@ -10,6 +10,7 @@ deletes; a crash after (4) leaves a visible batch that :meth:`settle` finalizes.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -142,7 +143,7 @@ class BatchWriter:
                 "dead); nothing of it is visible; run it again"
             )
 
-    def _next_view(self, write: NoteWrite, old: dict | None, batch_id: str) -> tuple[Note, Any]:
+    def _next_view(self, write: NoteWrite, old: dict[str, Any] | None, batch_id: str) -> tuple[Note, Any]:
         vector = write.vector if write.vector is not None else (old or {}).get("vector")
         if vector is None:
             raise ValidationError(
@@ -211,7 +212,7 @@ class BatchWriter:
             bases[row["note_id"]] = row["version"]
         for version in sorted(set(bases.values())):
             ids = [n for n, v in bases.items() if v == version]
-            self._t.write("notes", lambda t, ids=ids, v=version: t.delete(f"{sql_in('note_id', ids)} AND version < {v}"))
+            self._t.delete("notes", f"{sql_in('note_id', ids)} AND version < {version}")
         self._finalize_sessions(batch)
         now = self._clock.now()
         self._t.write("batches", lambda t: t.update(
@@ -281,11 +282,11 @@ class BatchWriter:
         found = self._read_batches(where.where())
         return sorted(found, key=lambda b: (b.created_at, b.batch_id))
 
-    def frame(self, where: BatchFilter, columns: list[str] | None = None) -> pa.Table:
+    def frame(self, where: BatchFilter, columns: builtins.list[str] | None = None) -> pa.Table:
         """The rows of the batches matching ``where``, as stored (the fast path for status polls)."""
         return self._t.read("batches", where.where(), columns)
 
-    def _read_batches(self, where: str | None) -> list[Batch]:
+    def _read_batches(self, where: str | None) -> builtins.list[Batch]:
         return [batch_from_row(r) for r in rows(self._t.read("batches", where))]
 
     def _upsert_batches(self, batches: Sequence[Batch]) -> None:
@@ -295,7 +296,7 @@ class BatchWriter:
             lambda t: t.merge_insert("batch_id").when_matched_update_all().when_not_matched_insert_all().execute(data),
         )
 
-    def _append(self, name: str, data: list[dict[str, Any]]) -> None:
+    def _append(self, name: str, data: builtins.list[dict[str, Any]]) -> None:
         if data:
             table = pa.Table.from_pylist(data, schema=self._t.schemas[name])
             self._t.write(name, lambda t: t.add(table))
@@ -339,7 +340,7 @@ class BatchWriter:
             principal=principal, rolls_back=batch_id, stats={"reprocess": reprocess, "notes": len(writes)},
         )
 
-    def _views(self, note_id: str) -> list[Note]:
+    def _views(self, note_id: str) -> builtins.list[Note]:
         return [note_from_snapshot(r["snapshot"]) for r in rows(self._t.read("note_versions", f"note_id = {sql_str(note_id)}"))]
 
     def _restored(self, note_id: str, row: dict[str, Any], batch_id: str) -> bool:
@@ -357,7 +358,7 @@ class BatchWriter:
         later = {v.batch_id for v in views if v.version > written[0] and v.batch_id} | {row["batch_id"]}
         return all(self.get(b).kind == "feedback" for b in later)
 
-    def _undo_writes(self, target: Batch) -> list[NoteWrite]:
+    def _undo_writes(self, target: Batch) -> builtins.list[NoteWrite]:
         current = self._notes.latest_rows(target.note_ids)
         counters_only = set()
         for note_id, row in current.items():

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, cast
 
 from lancedb.table import Table
 
@@ -66,7 +67,8 @@ class Maintenance:
         found = []
         for name in self._t.schemas:
             table = self._t[name]
-            info = table.stats()
+            # lancedb 0.40 annotates stats() as a TableStatistics dataclass but returns a plain dict
+            info = cast(dict[str, Any], table.stats())
             found.append(TableStats(
                 name=name, rows=table.count_rows(), versions=len(table.list_versions()),
                 fragments=int(info["fragment_stats"]["num_fragments"]), bytes=int(info["total_bytes"]),
@@ -177,8 +179,8 @@ class Maintenance:
             rekey += [(agent, e) for e in self._keys.delete_for(agent, ids)]
             where = f"agent_id = {sql_str(agent)} AND {sql_in('event_id', ids)}"
             touched.update(r["session_id"] for r in rows(self._t.read("events", where, ["session_id"])))
-            self._t.write("events", lambda t, where=where: t.delete(where))
-            self._t.write("event_vectors", lambda t, where=where: t.delete(where))
+            self._t.delete("events", where)
+            self._t.delete("event_vectors", where)
         emptied = [s for s in touched if self._t["events"].count_rows(f"session_id = {sql_str(s)}") == 0]
         if emptied:
             self._t.write("sessions", lambda t: t.delete(sql_in("session_id", emptied)))
