@@ -323,7 +323,7 @@ class TeamGraph:
 
     @classmethod
     def from_rows(cls, nodes: Iterable[dict[str, Any]], edges: Iterable[dict[str, Any]]) -> TeamGraph:
-        graph = nx.MultiDiGraph()
+        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         for row in sorted(nodes, key=lambda r: (r["node_id"], r["project"])):
             data = {**_loads(row["attrs"]), "kind": row["kind"], "label": row["label"] or "",
                     "valid_from": _iso(row["valid_from"]), "invalid_at": _iso(row["invalid_at"])}
@@ -344,12 +344,11 @@ class TeamGraph:
     # --- views and exports ------------------------------------------------------------------------
     def current(self) -> TeamGraph:
         """Only what is valid now (no ``invalid_at``)."""
-        live = nx.MultiDiGraph()
+        live: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         live.add_nodes_from((n, d) for n, d in self.graph.nodes(data=True) if not d.get("invalid_at"))
-        live.add_edges_from(
-            (u, v, k, d) for u, v, k, d in self.graph.edges(keys=True, data=True)
-            if not d.get("invalid_at") and u in live and v in live
-        )
+        for u, v, k, d in self.graph.edges(keys=True, data=True):
+            if not d.get("invalid_at") and u in live and v in live:
+                live.add_edge(u, v, key=k, **d)
         return TeamGraph(live)
 
     def without_personal(self) -> TeamGraph:
@@ -380,9 +379,10 @@ class TeamGraph:
         return nx.node_link_data(self.graph, edges="edges")
 
     def to_graphml(self) -> str:
-        flat = nx.MultiDiGraph()
+        flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         flat.add_nodes_from((n, _graphml_values(d)) for n, d in self.graph.nodes(data=True))
-        flat.add_edges_from((u, v, k, _graphml_values(d)) for u, v, k, d in self.graph.edges(keys=True, data=True))
+        for u, v, k, d in self.graph.edges(keys=True, data=True):
+            flat.add_edge(u, v, key=k, **_graphml_values(d))
         buffer = BytesIO()
         nx.write_graphml(flat, buffer, named_key_ids=True)
         return buffer.getvalue().decode("utf-8")

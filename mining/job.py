@@ -56,7 +56,7 @@ from mining.patterns import (
 from mining.review import ReviewQueue, item_id_for, opened_row
 from mining.runs import Plan, PlannedCluster, RunBook, RunState
 from mining.topics import topic_model_for
-from reverie.records import Batch, Note
+from reverie.records import AuditAction, Batch, Note
 from reverie.settings import MiningSettings
 from reverie.store import NoteFilter, NoteWrite, Store, graph_node_id
 from reverie.store.rows import note_from_row, rows
@@ -213,7 +213,7 @@ class MiningJob:
         for label, ids in sorted(members.items()):
             vectors = notes.vectors[[index[i] for i in ids]]
             s = self.settings
-            kept = focus(vectors, s.topic_similarity, s.medoid_similarity, s.min_cluster_size) if ids else []
+            kept = focus(vectors, s.topic_similarity, s.medoid_similarity, s.min_cluster_size) if ids else np.zeros(0, bool)
             ids = [i for i, k in zip(ids, kept, strict=True) if k]
             if ids:
                 centroid = vectors[kept].mean(axis=0)
@@ -496,7 +496,7 @@ def _group(ids: Sequence[str], labels: np.ndarray) -> dict[int, list[str]]:
     return groups
 
 
-def _action(view: Note, existing: Note | None) -> tuple[str, str]:
+def _action(view: Note, existing: Note | None) -> tuple[AuditAction, str]:
     """The audit action of a pattern write and where the run reports it."""
     if view.status == "active" and (existing is None or existing.status != "active"):
         return "promote", "promoted"
