@@ -18,12 +18,12 @@ import httpx
 import ray
 from ray import serve as ray_serve
 
+from launcher.local import free_port
 from reverie.embed import HashEmbedder
 from reverie.ports import EMBEDDER_ACTOR
 from reverie.records import Event, Note
 from reverie.settings import AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
 from reverie.store import NoteWrite, Store
-from launcher.local import free_port
 from serve.app import build_app
 from serve.auth.keys import KeysFile
 
@@ -56,7 +56,9 @@ def _embedding_service(settings: Settings) -> Any:
     if settings.embedding.provider == "minilm":
         from actors.embedding import EmbeddingServiceActor
 
-        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(settings.embedding, settings.actors)
+        service = EmbeddingServiceActor.options(**options, num_cpus=0, max_concurrency=1000).remote(
+            settings.embedding, settings.actors,
+        )
         ray.get(service.info.remote())  # the model is loaded before the first request
         return service
     return HashEmbeddingService.options(**options).remote(settings.embedding)

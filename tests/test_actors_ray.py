@@ -190,8 +190,8 @@ def test_rollback_restores_the_exact_earlier_notes(dep: Deployment) -> None:
     dep.say("undo", "undo-s1", "Invoices are rounded to 4 decimals.", "Format weekly reports as tables.", tags=["constraint"])
     dep.directory.consolidate("undo")
     earlier = {n.note_id: n.model_dump(exclude={"version", "batch_id"}) for n in dep.notes("undo")}
-    dep.say("undo", "undo-s2", "Correction: invoices are rounded to 2 decimals, not 4.", "Weekly reports should be formatted as tables.",
-            tags=["correction"], verified=True)
+    dep.say("undo", "undo-s2", "Correction: invoices are rounded to 2 decimals, not 4.",
+            "Weekly reports should be formatted as tables.", tags=["correction"], verified=True)
     later = dep.directory.consolidate("undo")
     assert later.stats["superseded"] == 1 and later.stats["merged"] == 1
     dep.store.batches.rollback(later.batch_id, principal="admin")  # type: ignore[arg-type]
@@ -279,8 +279,8 @@ def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_
 
 def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:
     for i in range(4):  # one run's worth of sessions, with enough salient events that it takes seconds
-        dep.say(agent, f"{agent}-s{i}", *[f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(60)],
-                tags=["constraint"])
+        rules = [f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(60)]
+        dep.say(agent, f"{agent}-s{i}", *rules, tags=["constraint"])
     acknowledged = dep.store.events.query(agent_id=agent)
     pid = ray.get(dep.handle(agent).pid.remote())
     run = dep.memory.directory.consolidate.remote(agent)

@@ -36,7 +36,9 @@ def test_the_sync_client_returns_typed_results(app: Served, world: World) -> Non
         assert client.health().status == "ok"
         note = client.note("n-atlas-module")
         assert isinstance(note, NoteView) and note.scope == "module:atlas/api"
-        assert [n.note_id for n in client.iter_notes(limit=1)] == ["n-atlas-module", "n-atlas-project", "n-coder-personal", "n-team"]
+        assert [n.note_id for n in client.iter_notes(limit=1)] == [
+            "n-atlas-module", "n-atlas-project", "n-coder-personal", "n-team",
+        ]
         found = client.retrieve("coder-1", "api handlers validate ids", project="atlas", k=2)
         assert isinstance(found, Retrieval) and found.notes[0].note.note_id == "n-atlas-module"
         assert client.feedback(found.retrieval_id, used=[found.notes[0].note.note_id]).used == 1
@@ -91,7 +93,8 @@ def test_the_async_client_is_the_same_api(app: Served, world: World) -> None:
 def test_refusals_for_load_are_retried_after_retry_after() -> None:
     answers = iter([
         httpx.Response(503, text="no healthy replicas"),  # Ray's proxy: a bare 503
-        httpx.Response(429, headers={"Retry-After": "0"}, json={"error": {"code": "quota_exceeded", "message": "slow down", "field": None}}),
+        httpx.Response(429, headers={"Retry-After": "0"},
+                       json={"error": {"code": "quota_exceeded", "message": "slow down", "field": None}}),
         httpx.Response(200, json={"status": "ok", "version": "0.1.0"}),
     ])
     transport = httpx.MockTransport(lambda request: next(answers))

@@ -93,7 +93,8 @@ def test_graph_and_map_show_personal_notes_to_admins_only(app: Served, mined: Mi
     # cluster names: an admin's from every member; an analyst's only from notes an analyst may read
     assert all(p["name"] for p in shown if p["cluster"] >= 0)
     readable = {w for p in points if p["statement"] for w in re.findall(r"[a-z]+", p["statement"].lower())}
-    names = [p["name"] for p in points if p["name"]] + [n.get("name") for n in analyst["nodes"] if n["kind"] == "pattern" and n.get("name")]
+    names = [p["name"] for p in points if p["name"]]
+    names += [n.get("name") for n in analyst["nodes"] if n["kind"] == "pattern" and n.get("name")]
     assert all(set(n.split(", ")) <= readable for n in names), names
 
 
@@ -213,14 +214,16 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     noise = sum(1 for p in points if p["cluster"] < 0)
     assert page.text_content("#map-legend [data-legend='noise'] .count") == str(noise)
     xs = [_on_map(page, i)[0] for i in range(len(points))]
-    assert min(x for x, p in zip(xs, points) if p["cluster"] < 0) > max(x for x, p in zip(xs, points) if p["cluster"] >= 0)
+    on_map = list(zip(xs, points, strict=True))
+    assert min(x for x, p in on_map if p["cluster"] < 0) > max(x for x, p in on_map if p["cluster"] >= 0)
     planted = next(i for i, p in enumerate(points) if p["note_id"] == mined.planted.note_id)
     page.mouse.move(*_on_map(page, planted))
     page.wait_for_selector("#tooltip:not([hidden])")
     assert PAYLOAD in page.text_content("#tooltip .statement")
     page.screenshot(path=screenshot_path("map"))
     page.mouse.click(*_on_map(page, planted))
-    page.wait_for_function("(text) => document.querySelector('#detail-statement')?.textContent === text", arg=mined.planted.statement)
+    page.wait_for_function("(text) => document.querySelector('#detail-statement')?.textContent === text",
+                           arg=mined.planted.statement)
     _not_run(page)
 
     page.click("#tabs [data-tab='review']")
@@ -232,8 +235,11 @@ def test_the_explorer_in_a_browser_graph_evidence_map_review(app: Served, mined:
     card.locator(".reason").fill("seen in three sessions; right")
     card.locator("button.approve").click()
     page.wait_for_selector(f"#review-list [data-item='{item}'][data-status='approved']")
-    decided = next(i for i in _get(app, "rev-atlas", "/v1/review", project=PROJECT, status="all")["items"] if i["item_id"] == item)
-    assert (decided["status"], decided["reviewer"], decided["decision_reason"]) == ("approved", "rev-atlas", "seen in three sessions; right")
+    items = _get(app, "rev-atlas", "/v1/review", project=PROJECT, status="all")["items"]
+    decided = next(i for i in items if i["item_id"] == item)
+    assert (decided["status"], decided["reviewer"], decided["decision_reason"]) == (
+        "approved", "rev-atlas", "seen in three sessions; right",
+    )
     assert decided["pattern"]["status"] == "active"
     page.screenshot(path=screenshot_path("review"))
     assert problems == [], problems
@@ -270,7 +276,9 @@ GRAPH_INK = """() => {
 }"""
 #: The label boxes cytoscape itself computes for every node drawn with a label (rendered pixels).
 GRAPH_LABELS = """() => window.reverieExplorer.graph.cy.nodes(':visible').filter((n) => n.pstyle('label').strValue).map((n) => {
-    const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
+    const b = n.renderedBoundingBox({
+        includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false,
+    });
     return { text: n.pstyle('label').strValue, left: b.x1, top: b.y1, right: b.x2, bottom: b.y2 };
 })"""
 
@@ -314,7 +322,8 @@ def test_both_canvases_are_painted_after_every_switch_resize_and_project(app: Se
         _show(page, tab)
     # atlas's clusters hold personal notes only: an analyst gets no name, and the legend says why
     assert "personal notes" in page.text_content("#map-legend [data-legend='unnamed']")
-    assert all(row.endswith("(personal notes only)") for row in page.locator("#map-legend li[data-cluster] .unnamed").all_text_contents())
+    unnamed = page.locator("#map-legend li[data-cluster] .unnamed").all_text_contents()
+    assert all(row.endswith("(personal notes only)") for row in unnamed)
     page.set_viewport_size({"width": 1200, "height": 800})
     _painted(page, "map")
     _show(page, "graph")
@@ -353,7 +362,8 @@ def test_an_analyst_reads_named_clusters_apart_on_the_map_and_the_graph(app: Ser
     page.screenshot(path=screenshot_path("analyst-map-hover"))
     page.mouse.click(*_on_map(page, member))
     page.wait_for_function("(name) => document.querySelector('#detail-name')?.textContent === name", arg=names[cluster])
-    radii = page.evaluate("async () => { const { pointRadius } = await import('./assets/map.js'); return [pointRadius(20, 4e5), pointRadius(5000, 4e5)]; }")
+    radii = page.evaluate("async () => { const { pointRadius } = await import('./assets/map.js');"
+                          " return [pointRadius(20, 4e5), pointRadius(5000, 4e5)]; }")
     assert radii[0] > radii[1] >= 1.5  # points sized for how many are drawn
 
     _show(page, "graph")
@@ -370,14 +380,17 @@ def _drawn(page: Page, kind: str) -> int:
     return int(page.evaluate("(kind) => window.reverieExplorer.graph.cy.nodes(`[kind = \"${kind}\"]`).length", kind))
 
 
-def test_a_large_graph_starts_from_its_patterns_and_draws_neighbourhoods_on_demand(app: Served, mined: Mined, browser: Browser) -> None:
+def test_a_large_graph_starts_from_its_patterns_and_draws_neighbourhoods_on_demand(
+    app: Served, mined: Mined, browser: Browser,
+) -> None:
     problems: list[str] = []
     page = _open(browser, app, "admin", problems, f"#project={PROJECT}&tab=graph&detail=overview")  # as if it were large
     page.wait_for_selector("#graph[data-ready='true']")
     patterns = len(mined.patterns())
     assert page.get_attribute("#graph", "data-drawn") == str(patterns) == str(_drawn(page, "pattern"))
     assert _drawn(page, "note") == 0 and "(0 drawn)" in page.text_content("#legend [data-kind='note']")
-    named = {n["id"]: n["name"] for n in _get(app, "admin", "/v1/graph", project=PROJECT, current=True)["nodes"] if n["kind"] == "pattern"}
+    nodes = _get(app, "admin", "/v1/graph", project=PROJECT, current=True)["nodes"]
+    named = {n["id"]: n["name"] for n in nodes if n["kind"] == "pattern"}
     labels = _graph_labels(page)
     texts = [label["text"] for label in labels]  # patterns by their names, as many as fit apart
     assert set(texts) <= set(named.values()) and len(texts) >= 3 and _overlapping(labels) == []
@@ -436,7 +449,8 @@ def test_graph_and_map_export_as_png_graphml_and_json(app: Served, tmp_path: Pat
     runner = CliRunner()
     common = ["--url", app.url, "--key", app.keys["ana-atlas"]]
     for fmt in ("png", "graphml", "json"):
-        result = runner.invoke(cli, ["graph", "export", PROJECT, "--out", str(tmp_path / f"graph.{fmt}"), "--format", fmt, *common])
+        out = str(tmp_path / f"graph.{fmt}")
+        result = runner.invoke(cli, ["graph", "export", PROJECT, "--out", out, "--format", fmt, *common])
         assert result.exit_code == 0, result.output
     result = runner.invoke(cli, ["map", "--project", PROJECT, "--out", str(tmp_path / "map.png"), *common])
     assert result.exit_code == 0, result.output

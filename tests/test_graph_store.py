@@ -148,7 +148,9 @@ def test_a_note_superseded_after_mining_is_invalidated_in_the_graph(mined: Path,
     store = copy_store(mined, tmp_path / "s", clock)
     loser = store.notes.get("n-atlas-00-0-a1-s1")
     clock.advance(timedelta(hours=2))
-    superseded = loser.model_copy(update={"status": "superseded", "superseded_by": "n-atlas-00-1-a2-s2", "invalid_at": clock.now()})
+    superseded = loser.model_copy(
+        update={"status": "superseded", "superseded_by": "n-atlas-00-1-a2-s2", "invalid_at": clock.now()},
+    )
     store.batches.run("local", [NoteWrite(superseded, "supersede")], agent_id="a1", project="atlas")
     mine(store, clock)
     graph = TeamGraph.load(store, "atlas")

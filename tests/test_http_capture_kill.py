@@ -20,12 +20,12 @@ import ray
 from ray import serve as ray_serve
 
 from actors.deploy import Memory, start_memory
+from privacy_corpus import load_corpus
 from reverie.embed import spec_for
 from reverie.settings import ActorSettings, Settings
 from reverie.store import Store
 from serve.app import build_app
 from serve.auth.keys import KeysFile
-from privacy_corpus import load_corpus
 from serving import served_settings
 
 

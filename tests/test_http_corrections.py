@@ -109,7 +109,8 @@ def _live_a_month(w: World) -> None:
                                           "with the streaming exporter instead.", "correction"),
               checked("Verified: the streaming exporter finished the nightly ledger export with 0 errors."))
     w.session("coder-1", "port-2", {"role": "user", "kind": "feedback", "text": "No, the ledger database is on port 7000."})
-    w.session("coder-1", "acme-2", said("Drop the PDF attachments: a link to the self-service portal is all anyone gets now.", "correction"))
+    w.session("coder-1", "acme-2",
+              said("Drop the PDF attachments: a link to the self-service portal is all anyone gets now.", "correction"))
     w.session("coder-1", "table-1", said("Summaries for me should be a table, not long paragraphs.", "preference"))
     w.consolidate("coder-1")
     w.session("tester-1", "backup-2", said("Ledger backups no longer run at 02:00 UTC; they run at 04:00 UTC now.", "correction"))
@@ -119,7 +120,8 @@ def _live_a_month(w: World) -> None:
 def test_five_wordings_over_five_sessions_are_one_note(world: World) -> None:
     notes = [n for n in world.notes() if "changelog" in n["statement"].lower()]
     assert len(notes) == 1 and len(notes[0]["source_sessions"]) == 5 and notes[0]["status"] == "active"
-    found = [n for n in world.recall("coder-1", "How do I lay out the changelog for this user?") if "changelog" in n["statement"].lower()]
+    recalled = world.recall("coder-1", "How do I lay out the changelog for this user?")
+    found = [n for n in recalled if "changelog" in n["statement"].lower()]
     assert [n["note_id"] for n in found] == [notes[0]["note_id"]]
 
 

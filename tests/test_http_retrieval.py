@@ -56,14 +56,16 @@ SCENARIO: dict[str, tuple[str, str, str, str, list[str]]] = {
                         ["Do orion releases need approval?", "What paperwork comes before an orion deploy?",
                          "Change management for orion"]),
     "n-scout-summary": ("personal:scout-1", "scout-1", "orion", "I like summaries of at most three bullet points.",
-                        ["How long should my summaries be?", "Format of a recap for me", "How many points should a summary for me have?"]),
+                        ["How long should my summaries be?", "Format of a recap for me",
+                         "How many points should a summary for me have?"]),
     "n-tester-x": ("personal:tester-1", "tester-1", "atlas", "I run pytest with -x so it stops at the first failure.",
                    ["Which pytest option do I use to stop early?", "Should the suite stop on the first error?",
                     "Do I halt the test run at the first failing test?"]),
 }
 OLD_DEPLOY = "n-deploy-old"  # superseded by n-deploy from the start
 SEEN_BY = {  # who may get which notes (DESIGN §5)
-    "coder-1": {"n-deploy", "n-validate", "n-tabs", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-lint", "n-tester-x-never"},
+    "coder-1": {"n-deploy", "n-validate", "n-tabs", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-lint",
+                "n-tester-x-never"},
     "tester-1": {"n-deploy", "n-validate", "n-commits", "n-staging", "n-ratelimit", "n-flaky", "n-tester-x"},
     "scout-1": {"n-orion-tickets", "n-scout-summary", "n-commits", "n-flaky"},
 }
@@ -117,8 +119,8 @@ def world(app: Served, store: Store, minilm: Embedder) -> dict[str, Note]:
     notes = {i: _note(i, *spec[:4], at) for i, spec in SCENARIO.items()}
     old = _note(OLD_DEPLOY, "project:atlas", "tester-1", "atlas", "Atlas releases are deployed by copying files over ssh.",
                 at - timedelta(days=40), status="superseded", superseded_by="n-deploy", invalid_at=at)
-    writes = [NoteWrite(n, "add", vector=v) for n, v in zip([*notes.values(), old],
-                                                            minilm.embed([n.statement for n in [*notes.values(), old]]), strict=True)]
+    every = [*notes.values(), old]
+    writes = [NoteWrite(n, "add", vector=v) for n, v in zip(every, minilm.embed([n.statement for n in every]), strict=True)]
     store.batches.run("local", writes, agent_id="tester-1", project="atlas")
     store.events.append([
         Event(event_id="ev-1", agent_id="coder-1", session_id="s-coder-old", project="atlas", ts=at, role="user",
@@ -307,8 +309,9 @@ def test_a_note_ranks_where_the_turn_it_distils_ranks(app: Served, world: dict[s
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(budget=st.integers(1, 400), k=st.integers(1, 20), question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
-                                                                               + ["How long do invoice PDFs stay before they are archived?"]))
+@given(budget=st.integers(1, 400), k=st.integers(1, 20),
+       question=st.sampled_from([q for s in SCENARIO.values() for q in s[4]]
+                                + ["How long do invoice PDFs stay before they are archived?"]))
 def test_the_budget_is_never_exceeded(app: Served, world: dict[str, Note], budget: int, k: int, question: str) -> None:
     with app.client("coder-1") as client:
         body = _retrieve(client, "coder-1", question, k=k, token_budget=budget)

@@ -132,7 +132,9 @@ WRITES = [
 
 
 @pytest.mark.parametrize(("method", "path", "params", "expected"), READS, ids=[f"{r[0]} {r[1]} {r[2]}" for r in READS])
-def test_the_role_table_decides_reads(app: Served, world: World, method: str, path: str, params: dict, expected: dict[str, int]) -> None:
+def test_the_role_table_decides_reads(
+    app: Served, world: World, method: str, path: str, params: dict, expected: dict[str, int],
+) -> None:
     for principal, status in expected.items():
         with app.client(principal) as client:
             response = client.request(method, path, params=params)
@@ -142,7 +144,9 @@ def test_the_role_table_decides_reads(app: Served, world: World, method: str, pa
 
 
 @pytest.mark.parametrize(("method", "path", "body", "expected"), WRITES, ids=[f"{r[0]} {r[1]}" for r in WRITES])
-def test_the_role_table_refuses_writes(app: Served, world: World, method: str, path: str, body: dict | None, expected: dict[str, int]) -> None:
+def test_the_role_table_refuses_writes(
+    app: Served, world: World, method: str, path: str, body: dict | None, expected: dict[str, int],
+) -> None:
     for principal, status in expected.items():
         with app.client(principal) as client:
             response = client.request(method, path, json=body)
@@ -200,8 +204,10 @@ def test_bad_bodies_get_422_or_413_without_echoing_input(app: Served, world: Wor
             (client.post("/v1/events", json={**base, "events": [{"role": CANARY, "text": "x"}]}), 422, "events.0.role"),
             (client.post("/v1/events", json={**base, "events": [{"role": "user", "text": CANARY * 3000}]}), 422, "events.0.text"),
             (client.post("/v1/events", json={**base, "events": []}), 422, "events"),
-            (client.post("/v1/events", json={**base, "agent_id": CANARY + "/..", "events": [{"role": "user", "text": "x"}]}), 422, "agent_id"),
-            (client.post("/v1/events", json={**base, "events": [{"role": "user", "text": "x", "ts": CANARY}]}), 422, "events.0.ts"),
+            (client.post("/v1/events", json={**base, "agent_id": CANARY + "/..", "events": [{"role": "user", "text": "x"}]}),
+             422, "agent_id"),
+            (client.post("/v1/events", json={**base, "events": [{"role": "user", "text": "x", "ts": CANARY}]}),
+             422, "events.0.ts"),
             (client.post("/v1/retrieve", json={"agent_id": "coder-1", "query": "q", "k": 0}), 422, "k"),
             (client.get("/v1/notes", params={"limit": 5000}), 422, "limit"),
             (client.get("/v1/notes", params={"status": CANARY}), 422, "status"),
@@ -245,7 +251,8 @@ def _folder_holds(app: Served, needle: str) -> bool:
 def test_edit_delete_restore_and_history_are_audited_and_masked(app: Served, world: World) -> None:
     secret = "AKIAIOSFODNN7EXAMPLE"
     with app.client("coder-1") as coder:
-        edited = coder.patch("/v1/notes/n-coder-personal", json={"statement": f"Coder uses key {secret} for tabs", "reason": "fix"})
+        edit = {"statement": f"Coder uses key {secret} for tabs", "reason": "fix"}
+        edited = coder.patch("/v1/notes/n-coder-personal", json=edit)
         assert edited.status_code == 200, edited.text
         assert secret not in edited.text and "[SECRET:" in edited.json()["statement"]
         assert coder.delete("/v1/notes/n-coder-personal", params={"reason": "wrong"}).json()["status"] == "deleted"
@@ -301,7 +308,9 @@ def test_retrieval_is_scoped_and_feedback_feeds_the_hit_rate(app: Served, world:
         metrics = analyst.get("/v1/metrics/memory").json()
     assert metrics["projects"] == ["atlas"]
     assert metrics["top5_hit_rate"] == pytest.approx(1 / min(5, len(ids)))
-    assert {a["name"] for a in metrics["alerts"]} == {"store_fill", "new_notes_week", "redundant_share", "hit_rate_drop", "conflict_rate"}
+    assert {a["name"] for a in metrics["alerts"]} == {
+        "store_fill", "new_notes_week", "redundant_share", "hit_rate_drop", "conflict_rate",
+    }
 
 
 def test_purge_forgets_an_agent_and_rebuilds_shared_notes_from_other_evidence(app: Served, store: Store, world: World) -> None:
@@ -315,12 +324,14 @@ def test_purge_forgets_an_agent_and_rebuilds_shared_notes_from_other_evidence(ap
     ]
     store.events.append(events[:1])
     store.events.append(events[1:])
-    only = Note(note_id="n-leak-only", type="lesson", subject="vault", statement=f"Vault code {CANARY}", scope="personal:leaker-1",
-                owner_agent="leaker-1", project="atlas", evidence=["p1"], source_agents=["leaker-1"], created_at=at, updated_at=at)
-    shared = Note(note_id="n-leak-shared", type="lesson", subject="vault", statement=f"Vault code is {CANARY}", scope="project:atlas",
-                  owner_agent=None, project="atlas", evidence=["p1", "p2"], source_agents=["leaker-1", "other-1"],
-                  created_at=at, updated_at=at)
-    store.batches.run("mining", [NoteWrite(n, "add", vector=emb.embed([n.statement])[0]) for n in (only, shared)], project="atlas")
+    only = Note(note_id="n-leak-only", type="lesson", subject="vault", statement=f"Vault code {CANARY}",
+                scope="personal:leaker-1", owner_agent="leaker-1", project="atlas", evidence=["p1"],
+                source_agents=["leaker-1"], created_at=at, updated_at=at)
+    shared = Note(note_id="n-leak-shared", type="lesson", subject="vault", statement=f"Vault code is {CANARY}",
+                  scope="project:atlas", owner_agent=None, project="atlas", evidence=["p1", "p2"],
+                  source_agents=["leaker-1", "other-1"], created_at=at, updated_at=at)
+    writes = [NoteWrite(n, "add", vector=emb.embed([n.statement])[0]) for n in (only, shared)]
+    store.batches.run("mining", writes, project="atlas")
     store.edit_note("n-leak-shared", {"confidence": 0.8}, principal="admin")  # a version snapshot holding the canary
     assert _folder_holds(app, CANARY)
     with app.client("admin") as admin:

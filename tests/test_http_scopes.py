@@ -16,13 +16,14 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reverie.clock import SystemClock
 from reverie.embed import HashEmbedder, spec_for
 from reverie.records import Event, Note
-from reverie.store import NoteWrite, Store
 from reverie.settings import RetrievalSettings
+from reverie.store import NoteWrite, Store
 from serving import Served, served, served_settings
 
 PROJECTS = ["atlas", "orion", "vega"]

@@ -68,7 +68,9 @@ def test_search_lists_the_namespace_and_below_filters_and_pages(store: BaseStore
         store.put((root, where), f"k{i}", {"text": f"Item number {i} of the shelf", "colour": colour, "n": i})
     store.put((f"{root}x", "a"), "elsewhere", {"text": "Not under the root"})
     everything = store.search((root,))
-    assert {(i.namespace, i.key) for i in everything} == {((root, "a"), "k0"), ((root, "a"), "k1"), ((root, "b"), "k2"), ((root, "a"), "k3")}
+    assert {(i.namespace, i.key) for i in everything} == {
+        ((root, "a"), "k0"), ((root, "a"), "k1"), ((root, "b"), "k2"), ((root, "a"), "k3"),
+    }
     assert {i.key for i in store.search((root, "a"), filter={"colour": "red"})} == {"k0", "k3"}
     assert {i.key for i in store.search((root,), filter={"n": {"$gte": 2}})} == {"k2", "k3"}
     pages = [store.search((root,), limit=2, offset=offset) for offset in (0, 2, 4)]

@@ -24,7 +24,7 @@ from reverie.embed import Embedder, spec_for
 from reverie.errors import QuotaError, RunInProgressError
 from reverie.ports import MiningRun
 from reverie.records import Note
-from reverie.settings import ActorSettings, MiningSettings, Settings
+from reverie.settings import ActorSettings, Settings
 from reverie.store import NoteFilter, NoteWrite, Store
 
 FAST = {"poll_seconds": 0.05, "yield_grace_seconds": 0.3, "chunk_clusters": 1, "schedule": False}

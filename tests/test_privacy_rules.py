@@ -258,7 +258,8 @@ U = "7d3f1c2a-9b8e-4f6d-a5c4-3b2a1f0e9d8c"  # a UUID, no meaning
     (f"MISTRAL_API_KEY={A40[:32]}", "mistral_key"),
     ("WANDB_API_KEY=" + H32 + "0a1b2c3d", "wandb_key"),
     (f"Authorization: SSWS 00{A40}", "okta_token"),
-    ("https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=" + "Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ2lN4pR6tV8x%3D", "azure_sas_token"),
+    ("https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=" + "Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ2lN4pR6tV8x%3D",
+     "azure_sas_token"),
     ("Authorization: Basic ZGVwbG95OnM0bXBsZVBhc3N3MHJk", "basic_auth"),
     ("sonar-scanner -Dsonar.token=squ_" + H32 + "0a1b2c3d", "sonar_token"),   # gitleaks' rule, our name
 ])

@@ -39,10 +39,10 @@ import numpy as np
 from reverie.api import RetrieveRequest, namespace_path
 from reverie.dates import windows
 from reverie.errors import ForbiddenError, UnavailableError
-from reverie.ports import EmbeddingService
 from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.scopes import is_personal, scope_project
+from reverie.store.vectors import TextEmbedder
 from reverie.tokens import TokenCounter
 from serve.auth.access import Principal, retrieval_access
 from serve.retrieval.fill import Fill, Ranked, Recalled
@@ -102,7 +102,7 @@ def merged(hits: list[Hits], depth: int) -> list[Candidate]:
 
 
 class Recaller:
-    def __init__(self, store: Store, embedder: EmbeddingService, tokens: TokenCounter, settings: RetrievalSettings) -> None:
+    def __init__(self, store: Store, embedder: TextEmbedder, tokens: TokenCounter, settings: RetrievalSettings) -> None:
         self.settings = self._settings = settings
         self._embedder = embedder
         self._tokens = tokens
