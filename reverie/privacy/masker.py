@@ -21,7 +21,9 @@ from reverie.settings import PrivacySettings
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
 PERSONAL = ("iban", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
-            "it_codice_fiscale", "nl_bsn", "br_cpf", "de_tax_id", "aadhaar", "email", "phone")
+            "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
+            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "za_id", "ro_cnp", "de_tax_id", "aadhaar",
+            "email", "phone")
 RANK = {**{label: i for i, label in enumerate(FIRST)},
         **{label: 20 + i for i, label in enumerate(GENERIC)},
         **{label: 40 + i for i, label in enumerate(PERSONAL)}}
