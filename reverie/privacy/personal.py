@@ -56,7 +56,8 @@ PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
-    r"celular|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|"
+    r"celular|cel|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
+    r"handphone|ring|"
     r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
 )
 # Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
@@ -206,9 +207,10 @@ def valid_number(candidate: str, region: str | None) -> bool:
 
 CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
 # Issuer identification numbers of the major schemes (ISO/IEC 7812; Visa, Mastercard incl. the 2-series,
-# Amex, Diners, Discover, JCB, UnionPay, Maestro).
+# Amex, Diners, Discover, JCB, UnionPay; Maestro's 50 and 56-69 (Mastercard, "Maestro IIN ranges");
+# Mir's 2200-2204 (NSPK, "Mir card BIN ranges"); RuPay's 60, 65, 81, 82 and 508 (NPCI, "RuPay")).
 CARD_PREFIX = re.compile(
-    r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35"
+    r"4|5[0-9]|2(?:20[0-4]|2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6|8[12]|35"
 )
 IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}")
 
