@@ -26,7 +26,12 @@ PERSONAL = ("iban", "za_id", "ro_cnp", "card_number", "ssn", "uk_nino", "ca_sin"
             "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
             "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar",
             "email", "phone")
+#: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
+#: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
+#: naming DeepSeek, inside OpenAI's ``sk-``): where both match, the narrower one names the span.
+PRECISE = ("paystack_key", "deepseek_key")
 RANK = {**{label: i for i, label in enumerate(FIRST)},
+        **{label: 5 for label in PRECISE},
         **{label: 20 + i for i, label in enumerate(GENERIC)},
         **{label: 40 + i for i, label in enumerate(PERSONAL)}}
 
