@@ -160,8 +160,9 @@ NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
     ("au_tfn", named(r"tfn|tax[ \t]+file[ \t]+(?:number|no)", r"\d{3} ?\d{3} ?\d{2,3}"), lambda v: tfn.is_valid(v),
      ("tfn", "tax file")),
     # South African ID number (Home Affairs): YYMMDD SSSS C A Z, Luhn.
-    ("za_id", named(r"id|identity[ \t]+number|id[ \t]+number|identiteitsnommer", r"\d{13}|\d{6} \d{4} \d{3}"),
-     lambda v: za_idnr.is_valid(v), ("id",)),
+    ("za_id", named(r"(?:sa|rsa|south[ \t]+african)[ \t]+id|identity[ \t]+number|id[ \t]+number|identiteitsnommer",
+                    r"\d{13}|\d{6} \d{4} \d{3}"),
+     lambda v: za_idnr.is_valid(v), ("sa id", "rsa id", "african id", "identity number", "id number", "identiteitsnommer")),
     # Romanian CNP (DEPABD): S YYMMDD JJ NNN C, weighted mod 11.
     ("ro_cnp", named(r"cnp|cod[ \t]+numeric[ \t]+personal", r"[1-9]\d{12}"), lambda v: cnp.is_valid(v), ("cnp", "cod numeric")),
     # A US SSN, a Canadian SIN or an Aadhaar written as a bare run of digits.

@@ -279,7 +279,19 @@ SSHPASS_PASSWORD = re.compile(
 )
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
-    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
+    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+"
+    r"(?P<v>[^\s,;]{6,64})"
+)
+# A password piped to ``sudo -S`` ("read the password from the standard input", sudo(8)) or to
+# ``passwd --stdin`` (passwd(1) on Red Hat systems): ``echo 'PASSWORD' | sudo -S …``.
+PIPED_PASSWORD = re.compile(
+    r"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"|]{4,128}))"
+    r"[ \t]*\|[ \t]*(?:sudo\b[^\n|]*?[ \t]-\w*S\b|passwd\b[^\n|]*?--stdin\b)"
+)
+# .NET appSettings entries (learn.microsoft.com, "<add> element for <appSettings>"): ``<add
+# key="SmtpPassword" value="…" />``, the key naming a secret.
+APP_SETTING = re.compile(
+    rf"(?i)<add[ \t]+key=\"[\w.:\-]*(?:{SECRET_KEYWORD})[\w.:\-]*\"[ \t]+value=\"(?P<v>[^\"\n]{{1,256}})\""
 )
 # PostgreSQL's password file, ~/.pgpass (postgresql.org/docs, libpq "The Password File"): one
 # ``hostname:port:database:username:password`` a line, ``*`` matching any; the host has a letter
@@ -370,6 +382,8 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", PGPASS_LINE, (":",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
+        secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
+        secret("password", PIPED_PASSWORD, ("sudo", "passwd"), quoted_or_literal),
     )
 
 
