@@ -319,8 +319,11 @@ def private_key_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def bearer_span(text: str, match: re.Match[str]) -> Span | None:
+    """The token, less dots that end a sentence; a quote right after keeps them (RFC 6750's
+    b64token may end in ".")."""
     start, end = match.span("v")
-    end = start + len(text[start:end].rstrip("."))
+    if text[end:end + 1] not in ("'", '"', "`"):
+        end = start + len(text[start:end].rstrip("."))
     value = text[start:end]
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     digit = any(ch.isdigit() for ch in value)

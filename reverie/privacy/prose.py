@@ -24,7 +24,7 @@ from reverie.privacy.values import CODE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALU
 # Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi.
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|contrase[ñn]a|wachtwoord|senha|"
-    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz[óo]|salasana|l[öo]senord(?:et)?|passord(?:et)?|"
+    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz[óo]|(?:salasana|parool)(?:[ \t]+on)?|l[öo]senord(?:et)?|passord(?:et)?|"
     r"adgangskode(?:n)?|kodeord(?:et)?|пароль|пароля|κωδικός|סיסמה|كلمة المرور|m[ậa]t kh[ẩa]u|kata sandi|"
     r"पासवर्ड|pass|pw|pwd|pin|secret|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
@@ -34,18 +34,23 @@ COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e|är|er|jest|je|—|
 COPULA_LINK = (
     rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*[:=][ \t]*)"
 )
+# After words for what the secret is for, an "=" stuck to the last word is part of the value
+# ("salasana on LHybDC7X=LQY…"), not a link.
+WORDS_COPULA_LINK = (
+    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
+)
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
     r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per|"
     r"till|f[öo]r|til|od|pro|от|для|к|na|ke|untuk|için)[ \t]+|[ \t]+dell')"
-    r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)?"
-    + COPULA_LINK
+    r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)"
+    + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )
 # Any other words for what the secret is for, at most six and none a copula ("nueva del router",
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
-QUALIFIED_LINK = rf"(?:[ \t]+(?!{COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,6}}?" + COPULA_LINK
+QUALIFIED_LINK = rf"(?:[ \t]+(?!{COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,6}}?" + WORDS_COPULA_LINK
 PROSE_SECRET = re.compile(
     rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
