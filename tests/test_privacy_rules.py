@@ -406,3 +406,92 @@ def test_tokens_of_the_fourth_extension_are_masked_under_their_own_label(masker:
 ])
 def test_near_misses_of_the_fourth_extension_stay(masker: Masker, text: str) -> None:
     assert masker.mask(text).text == text
+
+
+# ---- after the fifth held-out extension (heldout_world5.jsonl): the classes its blind run missed ----
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("PESEL: 90010112349", "PESEL: [PII:pl_pesel]"),
+    ("personnummer 900101-1239", "personnummer [PII:se_personnummer]"),
+    ("Asiakas 131052-308T", "Asiakas [PII:fi_hetu]"),                # printed shape and mod-31 letter alone
+    ("CPR-nr. 010190-1234", "CPR-nr. [PII:dk_cpr]"),
+    ("Rijksregister 90.01.01-123.95", "Rijksregister [PII:be_nrn]"),
+    ("NN 90.01.01-123.95", "NN [PII:be_nrn]"),                       # printed shape alone
+    ("contribuinte n.º 123 456 789", "contribuinte n.º [PII:pt_nif]"),
+    ("titular 12.345.678-5", "titular [PII:cl_rut]"),                # printed shape alone
+    ("run=12345678-5", "run=[PII:cl_rut]"),
+    ("CURP BADD110313HCMLNS06", "CURP [PII:mx_curp]"),
+    ("fnr: 010190 10046", "fnr: [PII:no_fnr]"),                      # not a phone: the name says so
+    ("AVS 756.1234.5678.97", "AVS [PII:ch_ahv]"),
+    ("TFN 876 543 210", "TFN [PII:au_tfn]"),
+    ("SA ID 9001015009086", "SA ID [PII:za_id]"),
+    ("CNP 1900101123457", "CNP [PII:ro_cnp]"),
+    ("applicant ssn=078051120", "applicant ssn=[PII:ssn]"),
+    ("NAS/SIN 046454286", "NAS/SIN [PII:ca_sin]"),
+    ("Maestro 6759 1234 5678 9015", "Maestro [PII:card_number]"),
+    ("Ring meg på +47 942 61 722 / 486 28 596", "Ring meg på [PII:phone] / [PII:phone]"),
+    ("telemóvel 918 265 467", "telemóvel [PII:phone]"),
+])
+def test_national_identifiers_cards_and_phones_of_the_fifth_extension_are_masked(
+    masker: Masker, text: str, masked: str,
+) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize("text", [
+    "PESEL: 90010112340",                  # check digit fails
+    "order 90010112349 shipped",           # a PESEL's digits, but nothing names it
+    "order id: 9001015009086",             # an SA ID's digits, but nothing names it
+    "disk: 512110190592 bytes total",      # twelve bare digits are not an Aadhaar
+    "invoice 5601234567899",               # a Luhn number in Maestro's range, not written as a card
+    "ring buffer size 1048 5763",
+    "12.345.678-4 is not a valid RUT",
+])
+def test_near_misses_of_the_fifth_extension_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize("text", [
+    f"सर्वर का पासवर्ड {PW} है", f"La contraseña nueva del router es {PW}", f"network Guest, pass {PW}",
+    f"La password di root sul server di backup è \"{PW}\"", f"Mật khẩu máy chủ là {PW}", f"Kata sandi akun admin: {PW}",
+    f"Ο κωδικός του Wi-Fi είναι {PW}", f"Sunucu şifresi: {PW}&", f"the admin login is admin / {PW}",
+    f"echo '{PW}' | sudo -S systemctl restart nginx", f"<add key=\"SmtpPassword\" value=\"{PW}\" />",
+])
+def test_passwords_of_the_fifth_extension_are_masked(masker: Masker, text: str) -> None:
+    out = masker.mask(text)
+    assert "[SECRET:password]" in out.text and PW not in out.text, out.text
+
+
+@pytest.mark.parametrize("text", [
+    "the password policy for new accounts is NIST-800-63B", "the pin layout of the board is GPIO17 for the LED",
+    "token endpoint: https://auth.example.com/oauth/token", "pass the tests before merging",
+])
+def test_prose_of_the_fifth_extension_stays(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    (f"apiKey: 'live_{A40[:30]}'", "mollie_key"),
+    (f"PAYSTACK_SECRET_KEY=sk_live_{A40.lower()[:0]}{H32}0a1b2c3d", "paystack_key"),   # not Stripe's
+    (f"deepseek_api_key = \"sk-{H32}\"", "deepseek_key"),                              # not OpenAI's
+    (f"razorpay:\n  key_id: rzp_live_{A40[:14]}", "razorpay_key"),
+    (f"curl -H \"Authorization: Bearer rnd_{A40[:32]}\"", "render_key"),               # not a bare bearer
+    (f"git clone https://build:{A40}{A40[:36]}AZDO{A40[:4]}@dev.azure.com/o/p/_git/r", "azure_devops_token"),
+    (f"TWITTER_BEARER_TOKEN={'A' * 21}lM31be0{A40}%3D{A40[:30]}", "twitter_bearer"),
+    (f"okta:\n  client:\n    token: 00{A40}", "okta_token"),
+    (f"provider \"cloudflare\" {{\n  api_token = \"{A40}\"\n}}", "cloudflare_token"),
+    (f"ngrok config add-authtoken 2{A40[:26]}_{A40[:21]}", "ngrok_token"),
+    (f"wandb login {H32}0a1b2c3d", "wandb_key"),
+    (f"X-Api-Token: .{A40}", "bearer_token"),
+])
+def test_tokens_of_the_fifth_extension_are_masked_under_their_own_label(masker: Masker, text: str, label: str) -> None:
+    out = masker.mask(text)
+    assert f"[SECRET:{label}]" in out.text and A40[:12] not in out.text and H32 not in out.text, out.text
+
+
+def test_a_32_hex_sk_key_is_openais_where_deepseek_is_not_named(masker: Masker) -> None:
+    assert masker.mask(f"Incorrect API key provided: sk-{H32}").text == "Incorrect API key provided: [SECRET:openai_key]"
+
+
+def test_a_value_with_an_equals_sign_is_masked_whole(masker: Masker) -> None:
+    assert masker.mask(f"Palvelimen salasana on LHybDC7X={PW}").text == "Palvelimen salasana on [SECRET:password]"

@@ -20,7 +20,9 @@ What is found, and by what (one module each):
   ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
 - ``national``: national identifiers (US SSN, UK NINO, Canadian SIN, French NIR, German
   Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
-  CPF) by shape and checksum.
+  CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
+  number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
+  TFN, South African ID, Romanian CNP) by shape and checksum, the weak ones after a word naming them.
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

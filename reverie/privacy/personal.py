@@ -56,9 +56,13 @@ PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
-    r"celular|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|"
+    r"celular|cel|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
+    r"handphone|"
     r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
 )
+# An international number earlier on the line: the numbers after it are a list of phone numbers
+# ("+47 942 61 722 / 486 28 596").
+INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
 # Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
 NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
@@ -94,14 +98,15 @@ class PhoneDetector:
             return possible_number(international, None)
         if not phone_grouping(candidate):
             return False
-        spoken_of = PHONE_WORDS.search(before) is not None
+        spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
         return any(self.valid_national(candidate, digits, region, spoken_of) for region in self.regions)
 
     @staticmethod
     def valid_national(candidate: str, digits: str, region: str, spoken_of: bool) -> bool:
         """A number without a trunk prefix needs nine digits or more, grouped as the region writes
         them and not like an amount (``734 003 200``), unless ``spoken_of``: its line says it holds
-        phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50")."""
+        phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50") or has an international number
+        before it."""
         prefix = national_prefix(region)
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
@@ -210,6 +215,10 @@ CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
 CARD_PREFIX = re.compile(
     r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35"
 )
+# Wider ranges, counted only when the number is written in groups as on the card (a bare run of
+# digits from them is as often an order number): Maestro's 50 and 56-69 (Mastercard, "Maestro IIN
+# ranges"), Mir's 2200-2204 (NSPK, "Mir card BIN ranges"), RuPay's 60, 81, 82 and 508 (NPCI, "RuPay").
+GROUPED_CARD_PREFIX = re.compile(r"50|5[6-9]|6|220[0-4]|8[12]")
 IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}")
 
 
@@ -222,13 +231,14 @@ def card_span(text: str, match: re.Match[str]) -> Span | None:
     for count in range(len(groups), 0, -1):
         digits = "".join(groups[:count])
         shape_ok = count == 1 or all(3 <= len(g) <= 6 for g in groups[:count])
-        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits):
+        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits, grouped=count > 1):
             return match.start(), match.start() + len(" ".join(groups[:count]))
     return None
 
 
-def card_number_valid(digits: str) -> bool:
-    return CARD_PREFIX.match(digits) is not None and luhn.is_valid(digits)
+def card_number_valid(digits: str, grouped: bool = False) -> bool:
+    prefixed = CARD_PREFIX.match(digits) is not None or (grouped and GROUPED_CARD_PREFIX.match(digits) is not None)
+    return prefixed and luhn.is_valid(digits)
 
 
 def iban_span(text: str, match: re.Match[str]) -> Span | None:
