@@ -1,19 +1,25 @@
 # Set-up is part of both commands: a missing or stale .venv is (re)built first.
 #   make run   - the main job on the embedded default (reverie demo)
-#   make test  - the test suite
+#   make test  - ruff and mypy (make lint), then the test suite
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 STAMP := $(VENV)/.reverie-installed
 
-.PHONY: run test install browser bench clean
+.PHONY: run test lint install browser bench clean
 
 run: $(STAMP)
 	$(VENV)/bin/reverie demo
 
-test: $(STAMP) browser
+# lint comes first, so a finding stops the run before the browser check and pytest.
+test: $(STAMP) lint browser
 	$(PY) -m pytest
+
+# Both read their rule sets from pyproject.toml (ruff: all of the tree; mypy: its `files`).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 install: $(STAMP) browser
 
@@ -33,4 +39,4 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) reverie-data .pytest_cache
+	rm -rf $(VENV) reverie-data .pytest_cache .mypy_cache .ruff_cache

@@ -25,10 +25,10 @@ import ray
 from actors.plan import Change
 from actors.triggers import AgentActivity
 from reverie.clock import Clock, SystemClock
+from reverie.context_keys import TurnKey
 from reverie.embed import spec_for
 from reverie.errors import NotFoundError, ReverieError
 from reverie.ports import STORE_ACTOR, AgentInfo, CaptureResult, ConsolidationResult
-from reverie.context_keys import TurnKey
 from reverie.records import Batch, Event, Note, Session
 from reverie.settings import Settings
 
@@ -175,7 +175,7 @@ class StoreGateway:
             )
         return found
 
-    def _last_event(self, pending: "pa.Table") -> dict[str, datetime]:
+    def _last_event(self, pending: pa.Table) -> dict[str, datetime]:
         from reverie.store import EventFilter
 
         if pending.num_rows == 0:

@@ -56,7 +56,7 @@ def _problems(tables: list[RecallTable], retrievals: dict[str, list[Retrieval]],
     return found
 
 
-def _run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int,
+def run_arms(ctx: Context, data: Locomo, questions: list[Question], budget: int,
               notes: list[str]) -> tuple[list[RecallTable], dict[str, list[Retrieval]]]:
     embedder = MemoEmbedder(ctx.embedder)
     overhead = int(ctx.options.get("item_overhead", "2"))
@@ -100,7 +100,7 @@ def locomo(ctx: Context) -> Outcome:
     questions = list(data.questions())
     budget = ctx.settings.retrieval.token_budget
     arm_notes: list[str] = []
-    tables, retrievals = _run_arms(ctx, data, questions, budget, arm_notes)
+    tables, retrievals = run_arms(ctx, data, questions, budget, arm_notes)
     by_arm = {t.arm: t for t in tables}
     hybrid = by_arm[HYBRID]
     columns = ["arm", *(f"{c} {CATEGORIES[c]}" for c in SCORED), "all (1-4)", "reference (earlier run)",

@@ -3,9 +3,8 @@
     python -m bench.masking [--seconds 4] [--events 2000]
 
 1. Quality on the privacy corpus (tests/data/privacy), each half and its "world" extensions alone
-   (``heldout_world2.jsonl``, ``heldout_world3.jsonl`` and ``heldout_world4.jsonl`` are the second,
-   third and fourth blind held-out
-   extensions):
+   (``heldout_world2.jsonl`` to ``heldout_world6.jsonl`` are the second to sixth blind held-out
+   extensions, each written before the previous one's misses were read and fixed):
    positives, kinds, positives left in clear, placeholder labels that differ from the planted kind,
    clean lines changed.
 2. The masking rate alone (``Masker.mask``, events/s) over the corpus rows and over the bundled
@@ -121,12 +120,15 @@ def measure(seconds: float, events: int) -> dict:
     splits = {
         "dev": corpus_rows("dev.jsonl", "dev_world.jsonl"),
         "heldout": corpus_rows("heldout.jsonl", "heldout_world.jsonl", "heldout_world2.jsonl",
-                               "heldout_world3.jsonl", "heldout_world4.jsonl"),
+                               "heldout_world3.jsonl", "heldout_world4.jsonl", "heldout_world5.jsonl",
+                               "heldout_world6.jsonl"),
         "dev (world only)": corpus_rows("dev_world.jsonl"),
         "heldout (world only)": corpus_rows("heldout_world.jsonl"),
         "heldout (world2 only)": corpus_rows("heldout_world2.jsonl"),
         "heldout (world3 only)": corpus_rows("heldout_world3.jsonl"),
         "heldout (world4 only)": corpus_rows("heldout_world4.jsonl"),
+        "heldout (world5 only)": corpus_rows("heldout_world5.jsonl"),
+        "heldout (world6 only)": corpus_rows("heldout_world6.jsonl"),
     }
     qualities = [quality(masker, name, rows) for name, rows in splits.items()]
     corpus_texts = [r["text"] for r in splits["dev"] + splits["heldout"]]

@@ -110,7 +110,8 @@ def note_node(note: Note) -> GraphNode:
     invalid = note.invalid_at if note.status not in LIVE_NOTE_STATUSES else None
     if invalid is None and note.status not in LIVE_NOTE_STATUSES:
         invalid = note.updated_at
-    return GraphNode(graph_node_id("note", note.note_id), "note", note.subject, attrs, note.valid_from or note.created_at, invalid)
+    valid_from = note.valid_from or note.created_at
+    return GraphNode(graph_node_id("note", note.note_id), "note", note.subject, attrs, valid_from, invalid)
 
 
 Names = tuple[str | None, str | None]  # (from every member, from shared members only): mining.names
@@ -128,7 +129,8 @@ def pattern_node(pattern: Note, names: Names = NO_NAMES) -> GraphNode:
         "sessions": len(pattern.source_sessions), "agents": len(pattern.source_agents),
     }
     invalid = None if pattern.status in LIVE_NOTE_STATUSES else pattern.updated_at
-    return GraphNode(graph_node_id("pattern", pattern.note_id), "pattern", pattern.subject, attrs, pattern.valid_from or pattern.created_at, invalid)
+    valid_from = pattern.valid_from or pattern.created_at
+    return GraphNode(graph_node_id("pattern", pattern.note_id), "pattern", pattern.subject, attrs, valid_from, invalid)
 
 
 def names_of_node(row: dict[str, Any] | None) -> Names:
@@ -321,12 +323,13 @@ class TeamGraph:
 
     @classmethod
     def from_rows(cls, nodes: Iterable[dict[str, Any]], edges: Iterable[dict[str, Any]]) -> TeamGraph:
-        graph = nx.MultiDiGraph()
+        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         for row in sorted(nodes, key=lambda r: (r["node_id"], r["project"])):
             data = {**_loads(row["attrs"]), "kind": row["kind"], "label": row["label"] or "",
                     "valid_from": _iso(row["valid_from"]), "invalid_at": _iso(row["invalid_at"])}
             if row["node_id"] in graph:  # the same agent or session seen from several projects
-                data["valid_from"] = min(filter(None, (data["valid_from"], graph.nodes[row["node_id"]]["valid_from"])), default=None)
+                seen = graph.nodes[row["node_id"]]["valid_from"]
+                data["valid_from"] = min(filter(None, (data["valid_from"], seen)), default=None)
             graph.add_node(row["node_id"], **data)
         for row in sorted(edges, key=lambda r: (r["edge_id"], r["project"])):
             data = {**_loads(row["attrs"]), "kind": row["kind"],
@@ -341,18 +344,20 @@ class TeamGraph:
     # --- views and exports ------------------------------------------------------------------------
     def current(self) -> TeamGraph:
         """Only what is valid now (no ``invalid_at``)."""
-        live = nx.MultiDiGraph()
+        live: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         live.add_nodes_from((n, d) for n, d in self.graph.nodes(data=True) if not d.get("invalid_at"))
-        live.add_edges_from(
-            (u, v, k, d) for u, v, k, d in self.graph.edges(keys=True, data=True)
-            if not d.get("invalid_at") and u in live and v in live
-        )
+        for u, v, k, d in self.graph.edges(keys=True, data=True):
+            if not d.get("invalid_at") and u in live and v in live:
+                live.add_edge(u, v, key=k, **d)
         return TeamGraph(live)
 
     def without_personal(self) -> TeamGraph:
         """Drop personal notes (and their edges), for readers who may not see them, and what only
         they linked to: a subject or session known only from personal notes would say what they are about."""
-        hidden = {n for n, d in self.graph.nodes(data=True) if d["kind"] == "note" and str(d.get("scope", "")).startswith("personal:")}
+        hidden = {
+            n for n, d in self.graph.nodes(data=True)
+            if d["kind"] == "note" and str(d.get("scope", "")).startswith("personal:")
+        }
         linked = {m for n in hidden for m in nx.all_neighbors(self.graph, n)} - hidden
         kept = self.graph.copy()
         kept.remove_nodes_from(hidden)
@@ -374,9 +379,10 @@ class TeamGraph:
         return nx.node_link_data(self.graph, edges="edges")
 
     def to_graphml(self) -> str:
-        flat = nx.MultiDiGraph()
+        flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         flat.add_nodes_from((n, _graphml_values(d)) for n, d in self.graph.nodes(data=True))
-        flat.add_edges_from((u, v, k, _graphml_values(d)) for u, v, k, d in self.graph.edges(keys=True, data=True))
+        for u, v, k, d in self.graph.edges(keys=True, data=True):
+            flat.add_edge(u, v, key=k, **_graphml_values(d))
         buffer = BytesIO()
         nx.write_graphml(flat, buffer, named_key_ids=True)
         return buffer.getvalue().decode("utf-8")
@@ -411,7 +417,10 @@ class TeamGraph:
             key = subject_key(subject)
             pairs[key] += 1
             notes.setdefault(key, set()).update((u, v))
-        spots = [HotSpot(subject=s, conflicts=c, notes=sorted(notes[s]), patterns=self._patterns_of(notes[s])) for s, c in pairs.items()]
+        spots = [
+            HotSpot(subject=s, conflicts=c, notes=sorted(notes[s]), patterns=self._patterns_of(notes[s]))
+            for s, c in pairs.items()
+        ]
         return sorted(spots, key=lambda h: (-h.conflicts, h.subject))[:limit]
 
     def _patterns_of(self, note_ids: set[str]) -> list[str]:

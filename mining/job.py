@@ -30,15 +30,33 @@ import pyarrow as pa
 
 from mining.corpus import Eligible, eligible_notes, vectors_of
 from mining.fits import Fits, ProjectMap, StoredFit
+from mining.graph import (
+    TEAM_GRAPH,
+    Fragment,
+    GraphRows,
+    add_pattern,
+    add_supersession,
+    add_team_pattern,
+    names_of_node,
+    note_node,
+    pattern_node,
+)
 from mining.names import ClusterNames, class_names, name_clusters
-from mining.graph import TEAM_GRAPH, Fragment, GraphRows, add_pattern, add_supersession, add_team_pattern, names_of_node, note_node, pattern_node
 from mining.patterns import (
-    ClusterKey, KnownPattern, Member, assess, draft, focus, match_patterns, pattern_id_for, team_groups,
+    ClusterKey,
+    KnownPattern,
+    Member,
+    assess,
+    draft,
+    focus,
+    match_patterns,
+    pattern_id_for,
+    team_groups,
 )
 from mining.review import ReviewQueue, item_id_for, opened_row
 from mining.runs import Plan, PlannedCluster, RunBook, RunState
 from mining.topics import topic_model_for
-from reverie.records import Batch, Note
+from reverie.records import AuditAction, Batch, Note
 from reverie.settings import MiningSettings
 from reverie.store import NoteFilter, NoteWrite, Store, graph_node_id
 from reverie.store.rows import note_from_row, rows
@@ -137,7 +155,8 @@ class MiningJob:
         pairs = [(n, int(label)) for n, label in zip(fit.note_ids, fit.labels.tolist(), strict=True) if n in notes]
         ids = [n for n, _ in pairs]
         scopes = notes.column("scope", ids)
-        return name_clusters([label for _, label in pairs], notes.column("statement", ids), [s.startswith("personal:") for s in scopes])
+        personal = [s.startswith("personal:") for s in scopes]
+        return name_clusters([label for _, label in pairs], notes.column("statement", ids), personal)
 
     def _incremental(self, state: RunState, stored: StoredFit | None, notes: Eligible) -> bool:
         if state.mode == "full" or stored is None:
@@ -154,7 +173,8 @@ class MiningJob:
         fit = StoredFit(self.run_id, state.started_at, list(notes.ids), fitted.labels, model)
         names = self._names(fit, notes)
         plan = self._plan(state, "full", _group(notes.ids, fitted.labels), notes, names, assigned=0, placed=notes.ids)
-        points = ProjectMap(self.run_id, state.started_at, list(notes.ids), fitted.coordinates[:, 0], fitted.coordinates[:, 1], fitted.labels)
+        xy = fitted.coordinates
+        points = ProjectMap(self.run_id, state.started_at, list(notes.ids), xy[:, 0], xy[:, 1], fitted.labels)
         return plan, fit, points, names
 
     def _assign(self, state: RunState, stored: StoredFit, notes: Eligible) -> tuple[Plan, StoredFit, ProjectMap, ClusterNames]:
@@ -172,7 +192,9 @@ class MiningJob:
         points = self._extend_map(state, stored, new_ids, placed.coordinates, placed.labels)
         return plan, fit, points, names
 
-    def _extend_map(self, state: RunState, stored: StoredFit, new_ids: list[str], xy: np.ndarray, labels: np.ndarray) -> ProjectMap:
+    def _extend_map(
+        self, state: RunState, stored: StoredFit, new_ids: list[str], xy: np.ndarray, labels: np.ndarray,
+    ) -> ProjectMap:
         old = self.fits.map(state.project)
         if old is None:
             return ProjectMap(stored.fit_id, state.started_at, new_ids, xy[:, 0], xy[:, 1], labels)
@@ -190,7 +212,8 @@ class MiningJob:
         keys = []
         for label, ids in sorted(members.items()):
             vectors = notes.vectors[[index[i] for i in ids]]
-            kept = focus(vectors, self.settings.topic_similarity, self.settings.medoid_similarity, self.settings.min_cluster_size) if ids else []
+            s = self.settings
+            kept = focus(vectors, s.topic_similarity, s.medoid_similarity, s.min_cluster_size) if ids else np.zeros(0, bool)
             ids = [i for i, k in zip(ids, kept, strict=True) if k]
             if ids:
                 centroid = vectors[kept].mean(axis=0)
@@ -212,7 +235,11 @@ class MiningJob:
         supports = self.graph(project).supports()
         vectors = vectors_of(table, self.store.tables.spec.dim)
         return [
-            KnownPattern(pid, frozenset(n.removeprefix("note:") for n in supports.get(graph_node_id("pattern", pid), set())), np.asarray(vectors[i]))
+            KnownPattern(
+                pid,
+                frozenset(n.removeprefix("note:") for n in supports.get(graph_node_id("pattern", pid), set())),
+                np.asarray(vectors[i]),
+            )
             for i, pid in enumerate(table["note_id"].to_pylist())
         ]
 
@@ -235,7 +262,8 @@ class MiningJob:
             members = [Member(views[m], notes.vectors[notes.index[m]]) for m in cluster.members if m in views]
             if not members:
                 continue
-            step = self._cluster(state, cluster, members, patterns.get(cluster.pattern_id), items.get(cluster.pattern_id), fragment)
+            pid = cluster.pattern_id
+            step = self._cluster(state, cluster, members, patterns.get(pid), items.get(pid), fragment)
             writes.extend(step.writes)
             reviews.extend(step.reviews)
             for key, values in step.found.items():
@@ -316,7 +344,9 @@ class MiningJob:
         step = _Step([], [], {k: [] for k in _RESULT_KEYS})
         names = class_names({i: [m.note.statement for m in group] for i, group in enumerate(groups)})  # all shared notes
         for i, (group, pattern_id) in enumerate(zip(groups, ids, strict=True)):
-            self._team_pattern(state, group, pattern_id, existing.get(pattern_id), items.get(pattern_id), fragment, step, names.get(i))
+            self._team_pattern(
+                state, group, pattern_id, existing.get(pattern_id), items.get(pattern_id), fragment, step, names.get(i),
+            )
         self._commit(state, batch_id, step.writes, graph, graph.changes(fragment), step.reviews, step.found)
         return step.found
 
@@ -332,7 +362,10 @@ class MiningJob:
             for target, sources in graph.supports().items()
         }
         known = self.store.notes.get_many(list(supports), with_vector=True)
-        keys = [ClusterKey(f"t{i:05d}", frozenset(m.note.note_id for m in g), _centroid([m.vector for m in g])) for i, g in enumerate(groups)]
+        keys = [
+            ClusterKey(f"t{i:05d}", frozenset(m.note.note_id for m in g), _centroid([m.vector for m in g]))
+            for i, g in enumerate(groups)
+        ]
         matched = match_patterns(keys, [
             KnownPattern(pid, frozenset(supports[pid]), np.asarray(note.vector, dtype=np.float32))
             for pid, note in known.items() if note.vector is not None
@@ -404,9 +437,13 @@ class MiningJob:
     def _project_notes(self, project: str, graph: GraphRows, only: set[str] | None) -> list[Note]:
         """Patterns in the graph, and notes in it whose status changed or that were superseded
         (among ``only``, when given), with the graph rows of them and of their winners fetched."""
-        table = self.store.notes.frame(NoteFilter(project=project, note_ids=None if only is None else sorted(only)), columns=_NOTE_COLUMNS)
+        among = None if only is None else sorted(only)
+        table = self.store.notes.frame(NoteFilter(project=project, note_ids=among), columns=_NOTE_COLUMNS)
         kinds = table["type"].to_pylist()
-        ids = [graph_node_id("pattern" if k == "pattern" else "note", i) for i, k in zip(table["note_id"].to_pylist(), kinds, strict=True)]
+        ids = [
+            graph_node_id("pattern" if k == "pattern" else "note", i)
+            for i, k in zip(table["note_id"].to_pylist(), kinds, strict=True)
+        ]
         winners = [graph_node_id("note", w) for w in table["superseded_by"].to_pylist() if w]
         if only is None:
             graph.nodes_of(("note", "pattern"))
@@ -459,7 +496,7 @@ def _group(ids: Sequence[str], labels: np.ndarray) -> dict[int, list[str]]:
     return groups
 
 
-def _action(view: Note, existing: Note | None) -> tuple[str, str]:
+def _action(view: Note, existing: Note | None) -> tuple[AuditAction, str]:
     """The audit action of a pattern write and where the run reports it."""
     if view.status == "active" and (existing is None or existing.status != "active"):
         return "promote", "promoted"

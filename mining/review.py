@@ -91,7 +91,8 @@ class ReviewQueue:
                 f"pattern {pattern.note_id!r} is {pattern.status}; restore it before deciding its review item"
             )
         if decision == "approve":
-            view = pattern.model_copy(update={"status": "active", "tags": sorted({*pattern.tags, REVIEWED_TAG}), "updated_at": at})
+            tags = sorted({*pattern.tags, REVIEWED_TAG})
+            view = pattern.model_copy(update={"status": "active", "tags": tags, "updated_at": at})
         else:
             view = pattern.model_copy(update={"status": "rejected", "updated_at": at, "invalid_at": at})
         row = {

@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 import ray
 
+from mining.corpus import ELIGIBLE
 from mining.fits import Fits
 from mining.graph import TeamGraph
-from mining.corpus import ELIGIBLE
 from mining.loadsignal import RemoteLoad, load_signal
 from mining.pool import Pool, Supervisor
 from mining.prebuild import Prebuilder
@@ -32,6 +32,7 @@ from reverie.embed import spec_for
 from reverie.errors import NotFoundError, QuotaError, RunInProgressError, ValidationError
 from reverie.ports import MINING_ACTOR, HotSpot, MapPoint, MiningRun, ReviewItem
 from reverie.records import NAME_PATTERN
+from reverie.remote import Handle
 from reverie.settings import Settings
 from reverie.store import LedgerFilter, NoteFilter, Store
 from reverie.store.cache import GRAPH_TABLES, MAP_TABLES, StoreCache
@@ -133,7 +134,9 @@ class Mining:
                 if not self._due(project, changed, now):
                     continue
                 delay = random.Random(f"{project}|{now.isoformat()}").uniform(0, self._m.stagger_max.total_seconds())
-                state = self._runs.create(project, principal="scheduler", mode="auto", at=now, not_before=now + timedelta(seconds=delay))
+                state = self._runs.create(
+                    project, principal="scheduler", mode="auto", at=now, not_before=now + timedelta(seconds=delay),
+                )
                 self.pool.add(state)
             started.append(state.to_run())
         return started
@@ -267,10 +270,11 @@ def _check_project(project: str) -> None:
 MiningActor = ray.remote(Mining)
 
 
-def mining_service(settings: Settings, clock: Clock | None = None) -> ray.actor.ActorHandle:
+def mining_service(settings: Settings, clock: Clock | None = None) -> Handle:
     """The named mining actor of this namespace, created on first use (no CPU reserved: it waits)."""
-    return MiningActor.options(  # type: ignore[attr-defined]
+    handle: Handle = MiningActor.options(
         name=MINING_ACTOR, namespace=settings.actors.namespace, get_if_exists=True, num_cpus=0,
         max_concurrency=16, max_restarts=settings.actors.max_restarts,
     ).remote(settings, clock)
+    return handle
 

@@ -102,6 +102,8 @@ def utcnow() -> datetime:
 
 
 class Record(BaseModel):
+    """The base of our records: frozen, and unknown fields are refused."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 

@@ -29,18 +29,21 @@ def write_note(deps: Services, principal: Principal, body: NoteCreate) -> Note:
     project = _project(principal, body.project)
     scope = body.scope or f"personal:{principal.id}"
     statement = deps.masker.mask(body.statement_text()).text
+    namespace = namespace_path(body.namespace) if body.namespace else None
     fields = {
         "type": body.type, "subject": deps.masker.mask(body.subject or _subject(body, statement)).text,
-        "statement": statement, "tags": body.tags, "namespace": namespace_path(body.namespace) if body.namespace else None,
+        "statement": statement, "tags": body.tags, "namespace": namespace,
         "value": masked_json(body.value_json(), deps.masker.mask_text) if body.value is not None else None,
         "status": "quarantined" if is_instruction(statement) else "active",
     }
-    existing = _keyed(deps, scope, fields["namespace"], body.key)
+    existing = _keyed(deps, scope, namespace, body.key)
     vector = deps.embedder.embed([statement])[0]
     if existing is not None:
         _check_change(principal, existing)
         keys = list(dict.fromkeys([*existing.keys, *([body.key] if body.key else [])]))
-        deps.store.edit_note(existing.note_id, {**fields, "keys": keys}, principal=principal.id, vector=vector, reason=body.reason)
+        deps.store.edit_note(
+            existing.note_id, {**fields, "keys": keys}, principal=principal.id, vector=vector, reason=body.reason,
+        )
         deps.recaller.changed()
         return deps.store.notes.get(existing.note_id)
     note = _new_note(deps, principal, body, scope, project, fields)

@@ -9,7 +9,9 @@ from reverie.records import Event, Note
 from reverie.store import NoteWrite
 
 
-def event(i: int, at: datetime, *, agent: str = "a1", session: str = "s1", text: str | None = None, project: str = "atlas") -> Event:
+def event(
+    i: int, at: datetime, *, agent: str = "a1", session: str = "s1", text: str | None = None, project: str = "atlas",
+) -> Event:
     return Event(
         event_id=f"e{i}", agent_id=agent, session_id=session, project=project, ts=at,
         role="user", text=text or f"event number {i}", ingested_at=at,

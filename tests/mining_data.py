@@ -113,7 +113,8 @@ def team_store(uri: Path, embedder: Embedder, clock: ManualClock) -> Store:
     store = Store.open(settings.store, spec_for(settings.embedding), clock)
     write_notes(store, embedder, team_scenario(), clock.now())
     bad = note_of(QUARANTINED, clock.now()).model_copy(update={"status": "quarantined"})
-    store.batches.run("local", [NoteWrite(bad, "quarantine", vector=embedder.embed([bad.statement])[0])], agent_id="a3", project="atlas")
+    quarantined = NoteWrite(bad, "quarantine", vector=embedder.embed([bad.statement])[0])
+    store.batches.run("local", [quarantined], agent_id="a3", project="atlas")
     return store
 
 

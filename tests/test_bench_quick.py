@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from eval_samples import write_locomo_sample
 
 from bench.__main__ import main
 from bench.registry import Benchmark, Context, Outcome, discover
 from bench.report import update_document
 from bench.runner import run_all
+from eval_samples import write_locomo_sample
 from reverie.settings import Settings
 
 

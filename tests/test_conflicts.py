@@ -12,7 +12,8 @@ from reverie.statements import identifiers, normalise, polarity, read, split_con
     ("The auth service must keep tokens valid for 15 minutes at most.", "Tokens may now live 30 minutes.", "value"),
     ("Session timeout is 900 seconds.", "Session timeout is 20 minutes.", "value"),
     ("Invoices are rounded to 4 decimals.", "Correction: invoices are rounded to 2 decimals, not 4.", "value"),
-    ("Write the weekly report as a table instead of paragraphs.", "Write the weekly report as long paragraphs, not a table.", "choice"),
+    ("Write the weekly report as a table instead of paragraphs.", "Write the weekly report as long paragraphs, not a table.",
+     "choice"),
     ("Prefer tabs over spaces.", "Use spaces for indentation.", "choice"),
     ("Use tabs for indentation.", "Use spaces for indentation.", "option"),
     ("Export the data as JSON.", "Export the data as YAML.", "option"),
@@ -30,7 +31,8 @@ def test_contradictions_are_found_with_their_kind(a: str, b: str, kind: str) -> 
     ("Tables please for the weekly report - no walls of text.", "Format weekly reports as tables."),
     ("Token lifetime is 15 minutes in production config.", "The auth service must keep tokens valid for 15 minutes at most."),
     ("Correction: invoices are rounded to 2 decimals, not 4.", "Rounding invoices to 2 decimals matches the ledger export."),
-    ("Use the shared error wrapper for every handler, no bare try/except.", "Route all error handling through the shared wrapper layer."),
+    ("Use the shared error wrapper for every handler, no bare try/except.",
+     "Route all error handling through the shared wrapper layer."),
     ("Session timeout is 900 seconds.", "Session timeout is 15 minutes."),
 ])
 def test_agreeing_statements_do_not_conflict(a: str, b: str) -> None:

@@ -21,7 +21,7 @@ from reverie.errors import ValidationError
 from reverie.extract import RuleExtractor, StructuredExtractor
 from reverie.records import Note
 from reverie.sample import fleet_sample
-from reverie.settings import ConsolidationSettings, Settings
+from reverie.settings import ConsolidationSettings
 from reverie.store import NoteFilter, Store
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -115,7 +115,8 @@ class SteppingClock(ManualClock):
 def test_a_run_cut_by_its_time_budget_keeps_only_whole_sessions(tmp_path: Path, minilm: Embedder) -> None:
     fleet = Fleet(tmp_path, minilm, batch_events=2, max_seconds=1.5)
     for i in range(3):
-        fleet.say("a1", f"s{i}", f"Always run the linter on module {i}.", f"Never skip the tests of module {i}.", tags=["constraint"])
+        fleet.say("a1", f"s{i}", f"Always run the linter on module {i}.", f"Never skip the tests of module {i}.",
+                  tags=["constraint"])
     fleet.memory("a1")._clock = SteppingClock(fleet.clock.now())
     first = fleet.memory("a1").consolidate()
     assert first.stats["chunks"] < first.stats["chunks_total"]
@@ -134,7 +135,8 @@ def test_a_session_that_grows_during_the_run_waits_for_the_next_run(fleet: Fleet
 
     @contextmanager
     def late_capture() -> Iterator[None]:  # an event that lands just before the run's commit
-        fleet.gateway.append([fleet.store.events.get("s1-0").model_copy(update={"event_id": "s1-late", "text": "Always use the gateway client for payments."})])
+        late = {"event_id": "s1-late", "text": "Always use the gateway client for payments."}
+        fleet.gateway.append([fleet.store.events.get("s1-0").model_copy(update=late)])
         yield
 
     run = Consolidation("a1", fleet.settings, fleet.gateway, fleet.model, [StructuredExtractor(), RuleExtractor(0.5)],

@@ -80,7 +80,8 @@ def test_a_near_store_note_absorbs_the_group_unless_it_contradicts() -> None:
                       np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)]))
     [draft] = deduplicate([Member(_cand("Format weekly reports as tables.", "e1"), _vec(0.9))], index, SETTINGS, "a1")
     assert draft.target is not None and draft.target.note_id == "n-old"
-    [other] = deduplicate([Member(_cand("Use spaces for indentation.", "e2"), _vec(0.95, axis=2, other=3))], index, SETTINGS, "a1")
+    spaces = Member(_cand("Use spaces for indentation.", "e2"), _vec(0.95, axis=2, other=3))
+    [other] = deduplicate([spaces], index, SETTINGS, "a1")
     assert other.target is None
 
 
@@ -106,7 +107,8 @@ def test_a_new_note_starts_at_its_best_tier_and_each_corroboration_adds_a_step()
 
 
 def test_a_rule_only_candidate_waits_as_an_expiring_candidate() -> None:
-    [change] = weigh(deduplicate([Member(_cand("Prefer tables.", "e1", source="rule"), _vec(1.0))], EMPTY, SETTINGS, "a1"), CTX, SETTINGS)
+    rule = Member(_cand("Prefer tables.", "e1", source="rule"), _vec(1.0))
+    [change] = weigh(deduplicate([rule], EMPTY, SETTINGS, "a1"), CTX, SETTINGS)
     assert change.note.status == "candidate"
     assert change.note.expires_at == NOW + SETTINGS.candidate_ttl
 
@@ -141,7 +143,9 @@ def test_resolution_decisions(new: dict, old: dict, expected: str) -> None:
 def test_a_verified_correction_supersedes_and_links_the_older_constraint() -> None:
     old = _note("n-old", "Invoices are rounded to 4 decimals.", days=20)
     index = NoteIndex([old], np.stack([_vec(1.0)]))
-    correction = Member(_cand("Invoices are rounded to 2 decimals, not 4.", "e9", source="tool", verified=True, kind="constraint"), _vec(0.8))
+    correction = Member(
+        _cand("Invoices are rounded to 2 decimals, not 4.", "e9", source="tool", verified=True, kind="constraint"), _vec(0.8),
+    )
     changes = resolve(weigh(deduplicate([correction], index, SETTINGS, "a1"), CTX, SETTINGS), index, SETTINGS, NOW, "a1")
     by_id = {c.note.note_id: c for c in changes}
     new_id = next(i for i in by_id if i != "n-old")
@@ -158,7 +162,8 @@ def test_an_unverified_contradiction_of_a_verified_fact_becomes_a_linked_open_qu
     by_id = {c.note.note_id: c.note for c in changes}
     [question] = [n for i, n in by_id.items() if i != "n-fact"]
     assert question.type == "open_question" and question.conflicts_with == ["n-fact"]
-    assert by_id["n-fact"].contested and by_id["n-fact"].status == "active" and by_id["n-fact"].conflicts_with == [question.note_id]
+    held = by_id["n-fact"]
+    assert held.contested and held.status == "active" and held.conflicts_with == [question.note_id]
     assert question.slot == by_id["n-fact"].slot is not None
 
 

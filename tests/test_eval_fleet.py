@@ -6,19 +6,18 @@ import hashlib
 import subprocess
 import sys
 from functools import cache
-
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reverie.capture import prepare_events
-from reverie.clock import ManualClock
 from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario, generate
 from bench.eval.phrases import Phrasebook
 from bench.eval.phrases.dev import DEV
 from bench.eval.phrases.heldout import HELDOUT
 from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
+from reverie.capture import prepare_events
+from reverie.clock import ManualClock
 from reverie.privacy import Masker
 from reverie.settings import CaptureSettings, PrivacySettings
 
@@ -61,7 +60,8 @@ def test_one_seed_gives_one_scenario() -> None:
 def test_one_seed_gives_one_scenario_in_every_process() -> None:
     """Nothing depends on string hashing: another process with another hash seed writes the same bytes."""
     script = ("import hashlib; from bench.eval.fleet import generate, FleetConfig; from bench.eval.phrases.dev import DEV; "
-              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7).model_dump_json().encode()).hexdigest())")
+              f"print(hashlib.sha256(generate(FleetConfig(**{TINY.model_dump()!r}), DEV, 7)"
+              ".model_dump_json().encode()).hexdigest())")
     other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": ""}, cwd=Path(__file__).resolve().parents[1])
     assert other.stdout.strip() == hashlib.sha256(generate(TINY, DEV, 7).model_dump_json().encode()).hexdigest()

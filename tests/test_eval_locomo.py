@@ -7,18 +7,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from eval_samples import write_locomo_sample
 
-from reverie.clock import ManualClock
-from reverie.embed import HashEmbedder
-from reverie.errors import ValidationError
 from bench.eval.arms import Retrieval, Retrieved
 from bench.eval.evidence import cited_turns, evidence_recall, score
 from bench.eval.locomo import SPLITS, conversations_named, load_locomo
 from bench.eval.rawlog import RawLog, RawLogArm
 from bench.eval.served import credited
+from eval_samples import write_locomo_sample
 from reverie.api import NoteView, RetrievedNote, RetrievedTurn
 from reverie.api import Retrieval as Served
+from reverie.clock import ManualClock
+from reverie.embed import HashEmbedder
+from reverie.errors import ValidationError
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
 

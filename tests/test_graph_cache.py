@@ -92,7 +92,9 @@ def test_a_caller_waits_for_the_build_in_progress_and_builds_anew_after_a_change
     assert _patterns(cache.get("atlas", request)) == {"pattern:p1", "pattern:p2"} and builds == ["ahead", "request"]
 
 
-def test_views_built_ahead_are_replaced_after_every_change(ray_session: None, settings: Settings, store: Store, clock: ManualClock) -> None:
+def test_views_built_ahead_are_replaced_after_every_change(
+    ray_session: None, settings: Settings, store: Store, clock: ManualClock,
+) -> None:
     _mine(store, "p1", clock)
     mining = Mining(settings, clock, supervise=False)
     try:

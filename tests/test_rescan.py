@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from factories import note, write
-from privacy_corpus import load_corpus
 from typer.testing import CliRunner
 
+from factories import note, write
+from privacy_corpus import load_corpus
 from reverie.capture import CaptureRequest, prepare_events
 from reverie.cli import app
 from reverie.clock import ManualClock

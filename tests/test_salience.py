@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from reverie.extract import RuleExtractor, Scored
 from reverie.quarantine import instruction_findings
 from reverie.records import Event
-from reverie.extract import RuleExtractor, Scored
 from reverie.salience import assess, assess_session, is_chatter, mark_repeated, text_cues
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

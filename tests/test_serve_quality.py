@@ -20,7 +20,9 @@ def _alerts(metrics: object) -> dict[str, bool]:
     return {a.name: a.firing for a in metrics.alerts}  # type: ignore[attr-defined]
 
 
-def test_metrics_and_alerts_follow_the_store(store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings: Settings) -> None:
+def test_metrics_and_alerts_follow_the_store(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings: Settings,
+) -> None:
     at = clock.now()
     twins = [note(f"t{i}", "Always run the linter before pushing", at) for i in range(3)]
     others = [note("q1", "Is the cache warm at start", at).model_copy(update={"type": "open_question"}),

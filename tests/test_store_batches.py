@@ -23,7 +23,9 @@ def _views(store: Store) -> dict[str, dict]:
     return {n.note_id: n.model_dump(exclude={"version", "batch_id"}) for n in page.notes}
 
 
-def test_staged_rows_are_invisible_until_commit(store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings: Settings) -> None:
+def test_staged_rows_are_invisible_until_commit(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings: Settings,
+) -> None:
     batch = store.batches.begin("local", agent_id="a1")
     staged = store.batches.stage(batch, [write(note("n1", "Prefer tables", clock.now()), hash_embedder)])
     other = Store.open(settings.store, spec_for(settings.embedding), clock)  # another handle, as another process would
@@ -77,7 +79,9 @@ def test_rollback_restores_the_exact_previous_views(store: Store, hash_embedder:
         store.batches.rollback(batch_id)
 
 
-def test_rollback_is_refused_when_a_later_batch_changed_the_notes(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
+def test_rollback_is_refused_when_a_later_batch_changed_the_notes(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock,
+) -> None:
     first = _add(store, hash_embedder, note("n1", "Prefer tables", clock.now()))
     second = _add(store, hash_embedder, store.notes.get("n1").model_copy(update={"statement": "Prefer charts"}))
     with pytest.raises(BatchConflictError):
@@ -88,7 +92,9 @@ def test_rollback_is_refused_when_a_later_batch_changed_the_notes(store: Store, 
         store.notes.get("n1")
 
 
-def test_retrieval_feedback_never_blocks_a_rollback_and_the_hits_survive_it(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
+def test_retrieval_feedback_never_blocks_a_rollback_and_the_hits_survive_it(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock,
+) -> None:
     first = _add(store, hash_embedder, note("n1", "Prefer tables", clock.now()))
     before = store.notes.get("n1")
     merged = _add(store, hash_embedder, before.model_copy(update={"statement": "Prefer charts", "confidence": 0.8}))

@@ -12,7 +12,15 @@ from reverie.clock import ManualClock
 from reverie.embed import HashEmbedder
 from reverie.records import Note
 from reverie.store import (
-    BatchFilter, EventFilter, Filed, LedgerFilter, NoteFilter, RowFilter, ScopeAccess, SessionFilter, Store,
+    BatchFilter,
+    EventFilter,
+    Filed,
+    LedgerFilter,
+    NoteFilter,
+    RowFilter,
+    ScopeAccess,
+    SessionFilter,
+    Store,
 )
 
 QUOTED = "o'brien"

@@ -10,6 +10,7 @@ from conftest import make_settings
 from factories import event, note, write
 from reverie.clock import ManualClock
 from reverie.embed import HashEmbedder, spec_for
+from reverie.settings import Settings
 from reverie.store import NoteFilter, Store
 
 CANARY = "ZEBRACANARY7731"
@@ -36,7 +37,9 @@ def test_versions_and_fragments_stay_bounded_under_many_small_writes(tmp_path: P
     assert len(store.notes.list(NoteFilter()).notes) == 10
 
 
-def test_purge_removes_events_derived_notes_and_their_bytes(store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings) -> None:  # noqa: ANN001
+def test_purge_removes_events_derived_notes_and_their_bytes(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock, settings: Settings,
+) -> None:
     at = clock.now()
     store.events.append([event(1, at, text=f"my secret plan {CANARY}"), event(2, at, text="unrelated"),
                          event(3, at, text="prefer tables")])

@@ -24,20 +24,27 @@ def test_an_older_store_gains_slot_and_contested_on_open(tmp_path: Path, clock: 
     db = lancedb.connect(settings.store.uri)
     db.drop_table("notes")
     current = notes_schema(spec.name, spec.dim)
-    db.create_table("notes", schema=pa.schema([f for f in current if f.name not in NOTE_COLUMNS_ADDED], metadata=current.metadata))
+    older = pa.schema([f for f in current if f.name not in NOTE_COLUMNS_ADDED], metadata=current.metadata)
+    db.create_table("notes", schema=older)
     store = Store.open(settings.store, spec, clock)
     embedder = HashEmbedder(settings.embedding)
     authored = {"slot": "slot-1", "keys": ["k1"], "namespace": "prefs.editor", "value": '{"text":"Prefer tabs."}'}
     store.batches.run("edit", [write(note("n1", "Prefer tabs.", clock.now()).model_copy(update=authored), embedder)])
     found = store.notes.get("n1")
-    assert (found.slot, found.contested, found.keys, found.namespace, found.value) == ("slot-1", False, *list(authored.values())[1:])
+    assert (found.slot, found.contested, found.keys, found.namespace, found.value) == (
+        "slot-1", False, *list(authored.values())[1:],
+    )
 
 
-def test_migrate_moves_personal_module_knowledge_as_one_batch_and_rollback_undoes_it(store: Store, hash_embedder: HashEmbedder, clock: ManualClock) -> None:
+def test_migrate_moves_personal_module_knowledge_as_one_batch_and_rollback_undoes_it(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock,
+) -> None:
     at = clock.now()
     rule = note("n-rule", "Deploy billing after 18:00 UTC.", at).model_copy(update={"type": "constraint", "module": "billing"})
     taste = note("n-taste", "I like tables.", at).model_copy(update={"module": "billing"})
-    leaky = note("n-pii", "Mail [PII:email] when billing breaks.", at).model_copy(update={"type": "constraint", "module": "billing"})
+    leaky = note("n-pii", "Mail [PII:email] when billing breaks.", at).model_copy(
+        update={"type": "constraint", "module": "billing"},
+    )
     store.batches.run("local", [write(n, hash_embedder) for n in (rule, taste, leaky)], agent_id="a1")
     result = migrate(store.tables, store.batches, principal="admin")
     assert result.moved == ["n-rule"] and result.columns_added == []
@@ -49,7 +56,9 @@ def test_migrate_moves_personal_module_knowledge_as_one_batch_and_rollback_undoe
     assert store.notes.get("n-rule").scope == "personal:a1"
 
 
-def test_slot_and_contested_travel_with_export_import_and_rollback(store: Store, hash_embedder: HashEmbedder, clock: ManualClock, tmp_path: Path) -> None:
+def test_slot_and_contested_travel_with_export_import_and_rollback(
+    store: Store, hash_embedder: HashEmbedder, clock: ManualClock, tmp_path: Path,
+) -> None:
     from serve.governance.transfer import export_project, import_archive, read_archive
 
     fact = note("n-fact", "The db listens on port 6543.", clock.now(), scope="module:atlas/ledger")
@@ -60,6 +69,8 @@ def test_slot_and_contested_travel_with_export_import_and_rollback(store: Store,
     other = Store.open(settings.store, spec_for(settings.embedding), clock)
     import_archive(other, hash_embedder, read_archive(export_project(store, "atlas"), 64 * 1024 * 1024), "admin")
     moved = other.notes.get("n-fact")
-    assert (moved.slot, moved.contested, moved.keys, moved.namespace, moved.value) == ("slot-port", True, ["db-port"], "facts", '{"port":6543}')
+    assert (moved.slot, moved.contested, moved.keys, moved.namespace, moved.value) == (
+        "slot-port", True, ["db-port"], "facts", '{"port":6543}',
+    )
     store.batches.rollback(contest.batch_id, principal="admin")
     assert (store.notes.get("n-fact").slot, store.notes.get("n-fact").contested) == ("slot-port", False)

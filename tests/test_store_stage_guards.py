@@ -31,5 +31,6 @@ def test_a_write_based_on_an_older_version_is_refused(store: Store, hash_embedde
         store.batches.run("local", [stale], agent_id="a1")
     assert store.notes.get("n1").tags == ["reviewed"] and store.notes.get("n1").confidence == read.confidence
     fresh = store.notes.get("n1")
-    store.batches.run("local", [NoteWrite(fresh.model_copy(update={"confidence": 0.9}), "merge", base_version=fresh.version)], agent_id="a1")
+    merged = NoteWrite(fresh.model_copy(update={"confidence": 0.9}), "merge", base_version=fresh.version)
+    store.batches.run("local", [merged], agent_id="a1")
     assert store.notes.list(NoteFilter()).notes[0].confidence == pytest.approx(0.9)

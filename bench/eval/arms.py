@@ -32,6 +32,8 @@ class Retrieved:
     type: str
     tokens: int
     kind: ItemKind = "note"
+    score: float | None = None
+    """the fused score the system ranked the item by, where it reports one (the stop-rule sweep reads it)"""
 
 
 @dataclass(frozen=True)

@@ -192,12 +192,12 @@ def credited(found: Served, counter: TokenCounter, overhead: int = 2) -> Retriev
 def _note(hit: RetrievedNote, counter: TokenCounter, overhead: int) -> Retrieved:
     note = hit.note
     return Retrieved(note.note_id, note.statement, tuple(note.evidence), note.scope, note.type,
-                     counter.count(note.statement) + overhead, "note")
+                     counter.count(note.statement) + overhead, "note", hit.score)
 
 
 def _turn(hit: RetrievedTurn, counter: TokenCounter, overhead: int) -> Retrieved:
     return Retrieved(hit.event_id, hit.text, (hit.event_id,), f"personal:{hit.agent_id}", "raw_turn",
-                     counter.count(hit.text) + overhead, "turn")
+                     counter.count(hit.text) + overhead, "turn", hit.score)
 
 
 class _Turns:

@@ -15,10 +15,14 @@ What is found, and by what (one module each):
 - ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
   credentials in URLs and command lines, bearer headers), each naming the format's documentation;
 - ``prose``: secrets said in prose ("the root password is X", "pw X");
-- ``personal``: e-mail addresses, phone numbers (libphonenumber, in the regions
+- ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
+  ``[at]``/``dot``), phone numbers (libphonenumber, in the regions
   ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
 - ``national``: national identifiers (US SSN, UK NINO, Canadian SIN, French NIR, German
-  Steuer-IdNr, Indian Aadhaar) by shape and checksum.
+  Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
+  CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
+  number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
+  TFN, South African ID, Romanian CNP) by shape and checksum, the weak ones after a word naming them.
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

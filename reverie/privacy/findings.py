@@ -75,3 +75,21 @@ class PatternDetector:
             span = self.locate(text, match)
             if span is not None and span[0] < span[1]:
                 yield Finding(self.category, self.label, *span)
+
+
+@dataclass(frozen=True)
+class Gated:
+    """Detectors that can only find something where ``gate`` matches (say, seven digits in a row):
+    one search of the gate decides for all of them, which keeps text without it cheap."""
+
+    gate: re.Pattern[str]
+    detectors: tuple[Detector, ...]
+    triggers: tuple[str, ...] = ()
+
+    def find(self, text: str) -> Iterator[Finding]:
+        if self.gate.search(text) is None:
+            return
+        lowered = text.lower()
+        for detector in self.detectors:
+            if not detector.triggers or any(t in lowered for t in detector.triggers):
+                yield from detector.find(text)

@@ -10,19 +10,28 @@ from reverie.errors import ConfigError, ValidationError
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
-from reverie.privacy.personal import personal_data_detectors
+from reverie.privacy.personal import PhoneDetector, personal_data_detectors
 from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.ruleset import load_ruleset
 from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
-#: any provider's label (rank 10), then the generic secret kinds, then personal data.
+#: any provider's label (rank 10), then the generic secret kinds, then personal data. The South
+#: African ID and the Romanian CNP come before card numbers: both are 13 digits, found only after a
+#: word that names them, and a 13-digit number with a Luhn digit may also pass for a Maestro card.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "de_tax_id", "aadhaar",
+PERSONAL = ("iban", "za_id", "ro_cnp", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
+            "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
+            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar",
             "email", "phone")
+#: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
+#: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
+#: naming DeepSeek, inside OpenAI's ``sk-``): where both match, the narrower one names the span.
+PRECISE = ("paystack_key", "deepseek_key")
 RANK = {**{label: i for i, label in enumerate(FIRST)},
+        **{label: 5 for label in PRECISE},
         **{label: 20 + i for i, label in enumerate(GENERIC)},
         **{label: 40 + i for i, label in enumerate(PERSONAL)}}
 
@@ -56,8 +65,9 @@ class Masker:
             detectors += secret_detectors()
             self._rules_version = f"gitleaks {load_ruleset().version}"
         if settings.enabled and settings.personal_data:
-            detectors += personal_data_detectors(checked_regions(settings.phone_regions))
-            detectors += national_id_detectors()
+            phones = PhoneDetector(checked_regions(settings.phone_regions))
+            detectors += personal_data_detectors(phones)
+            detectors += national_id_detectors(phones.is_phone)
         self._detectors = detectors
 
     def mask(self, text: str) -> Masked:

@@ -2,6 +2,17 @@
 
 Documented sample numbers (the SSA's advertising SSNs, HMRC's ``QQ`` prefix, the Government of
 Canada's sample SIN) are masked too: a number that is a sample is still a number someone typed.
+
+Where the written shape is only a run of digits and the checksum is weak (the Dutch BSN's
+eleven-test passes one number in eleven, the Brazilian CPF's one in a hundred), the bare digits
+count only after a word that names the identifier ("BSN", "CPF"); the shapes their authorities
+print (``1234.56.782``, ``123.456.789-09``) count alone. Likewise a 3-3-3 Canadian SIN that is also
+a phone number of a configured region, on a line that speaks of phones, counts as a SIN only
+after a word that names it. The same holds for the identifiers of :data:`NAMED_IDS` (Polish PESEL,
+Swedish personnummer, Danish CPR, Norwegian fødselsnummer, Portuguese NIF, Australian TFN, South
+African ID, Romanian CNP, and the bare forms of the Belgian, Chilean, Swiss, US, Canadian and Indian
+numbers); the Belgian, Chilean and Swiss printed shapes, the Finnish henkilötunnus and the Mexican
+CURP count alone.
 """
 
 from __future__ import annotations
@@ -10,15 +21,34 @@ import re
 from collections.abc import Callable
 
 from stdnum import luhn
+from stdnum.au import tfn
+from stdnum.be import nn
+from stdnum.br import cpf
 from stdnum.ca import sin
+from stdnum.ch import ssn as ahv
+from stdnum.cl import rut
 from stdnum.de import idnr
+from stdnum.dk import cpr
+from stdnum.es import dni, nie
+from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.in_ import aadhaar
+from stdnum.it import codicefiscale
+from stdnum.mx import curp
+from stdnum.nl import bsn
+from stdnum.no import fodselsnummer
+from stdnum.pl import pesel
+from stdnum.pt import nif
+from stdnum.ro import cnp
+from stdnum.se import personnummer
 from stdnum.us import ssn
+from stdnum.za import idnr as za_idnr
 
-from reverie.privacy.findings import Detector, PatternDetector, Span
+from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
+from reverie.privacy.personal import PHONE_WORDS, line_before
 
 Check = Callable[[str], bool]
+PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
 # Not the end of a longer group of digits, nor after "+" (an international phone number: a
 # national identifier is never written with a leading "+").
 NOT_A_TAIL = r"(?<![\w\-+])(?<!\d[ \-])"
@@ -29,17 +59,118 @@ SSN = re.compile(NOT_A_TAIL + r"\d{3}(?P<s>[\- ])\d{2}(?P=s)\d{4}(?![\w\-])")
 SSN_SAMPLES = frozenset({"078051120", "219099999", "457555462"})
 # HMRC National Insurance Manual NIM39110: two prefix letters, six digits, a suffix A-D; there is
 # no check digit and stdnum has no module for it. The shape alone is used: the prefixes HMRC does
-# not allocate (QQ in its examples, ZZ for temporary numbers) still name someone.
-NINO = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
+# not allocate (QQ in its examples, ZZ for temporary numbers) still name someone. Typed in lower
+# case ("ab123456c") only with a prefix HMRC allocates (NIM39110: first letter not D, F, I, Q, U
+# or V; second not D, F, I, O, Q, U or V; not BG, GB, KN, NK, NT, TN or ZZ), since lower case
+# gives less away.
+NINO = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]|[a-z]{2} ?\d{2} ?\d{2} ?\d{2} ?[a-d])"
+                  r"(?![A-Za-z0-9])")
+NINO_ALLOCATED = re.compile(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[^DFIQUV][^DFIOQUV]")
 # Service Canada: nine digits, Luhn; stdnum also refuses first digits 0 and 8.
 SIN = re.compile(NOT_A_TAIL + r"\d{3}(?P<s>[\- ])\d{3}(?P=s)\d{3}(?![\w\-])")
 SIN_SAMPLES = frozenset({"046454286"})
+SIN_WORDS = re.compile(r"(?i)\b(?:SIN|NAS|social[ \t]+insurance|assurance[ \t]+sociale)\b")
+
 # INSEE NIR: sex, year, month, department (2A/2B for Corsica), commune, order, key = 97 - n mod 97.
 NIR = re.compile(NOT_A_TAIL + r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\w\-])")
 # BZSt Steuerliche Identifikationsnummer: 11 digits, ISO 7064 MOD 11,10 check digit.
 IDNR = re.compile(NOT_A_TAIL + r"(?<!\.)[1-9]\d(?: ?\d{3}){3}(?![\w\-]|\.\d)")
-# UIDAI Aadhaar: 12 digits, first not 0 or 1, Verhoeff check digit.
-AADHAAR = re.compile(NOT_A_TAIL + r"(?<!\.)[2-9]\d{3}(?P<s>[ \-]?)\d{4}(?P=s)\d{4}(?![\w\-]|\.\d)")
+# UIDAI Aadhaar: 12 digits, first not 0 or 1, Verhoeff check digit (one number in ten passes):
+# grouped 4-4-4 as UIDAI prints it, or bare after a word naming it (a bare run of twelve digits is
+# as often a byte count or an order number).
+AADHAAR = re.compile(NOT_A_TAIL + r"(?<!\.)[2-9]\d{3}(?P<s>[ \-])\d{4}(?P=s)\d{4}(?![\w\-]|\.\d)")
+# Spanish DNI (Ministerio del Interior, Real Decreto 1553/2005; the letter is
+# TRWAGMYFPDXBNJZSQVHLCKE[n mod 23]): eight digits and the letter, often after a hyphen or space.
+DNI = re.compile(NOT_A_TAIL + r"\d{8}[ \-]?[A-Za-z](?![\w\-])")
+# Spanish NIE (Real Decreto 557/2011, art. 206): X, Y or Z (counting as 0, 1, 2), seven digits,
+# the DNI letter of that number.
+NIE = re.compile(r"(?<![\w\-])(?:[XYZ][ \-]?\d{7}[ \-]?[A-Z]|[xyz][ \-]?\d{7}[ \-]?[a-z])(?![\w\-])")
+# Italian codice fiscale (Agenzia delle Entrate, DM 23 December 1976): three letters of the
+# surname, three of the name, year, month letter, day (+40 for women), the Belfiore place code,
+# a check letter; digits may be replaced by LMNPQRSTUV (omocodia). One case throughout.
+CODICE_FISCALE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]"
+    r"(?![A-Za-z0-9])"
+)
+# Dutch BSN (Rijksoverheid, "Burgerservicenummer"; eleven-test): nine digits, printed 1234.56.782
+# on identity documents; bare digits after a word naming it.
+BSN_PRINTED = re.compile(NOT_A_TAIL + r"\d{4}\.\d{2}\.\d{3}(?![\w\-]|\.\d)")
+BSN_NAMED = re.compile(
+    r"(?i)\b(?:bsn|burgerservicenummer|sofi-?nummer)\b[^\d\n]{0,24}?"
+    r"(?<![\d.\-])(?P<v>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3} \d{3} \d{3})(?![\w\-]|\.\d)"
+)
+# Brazilian CPF (Receita Federal, "Cadastro de Pessoas Físicas"; two mod-11 check digits): printed
+# 123.456.789-09; bare digits after a word naming it.
+CPF_PRINTED = re.compile(NOT_A_TAIL + r"\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w\-]|\.\d)")
+CPF_NAMED = re.compile(
+    r"(?i)\b(?:cpf|cadastro[ \t]+de[ \t]+pessoas?[ \t]+f[íi]sicas?)\b[^\d\n]{0,24}?"
+    r"(?<![\d.\-])(?P<v>\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})(?![\w\-]|\.\d)"
+)
+
+
+
+
+def named(words: str, value: str) -> re.Pattern[str]:
+    """``value`` (group ``v``) after a word that names the identifier, with at most 24 characters,
+    none a digit, between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``."""
+    return re.compile(
+        rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})(?![\w\-]|\.\d)"
+    )
+
+
+# Identifiers whose printed shape is distinctive and whose check is strong count alone:
+# Belgian national register number (Rijksregister/Registre national, YY.MM.DD-SSS.CC, 97 - n mod 97),
+# Chilean RUT/RUN (SII, 12.345.678-K, mod 11), Swiss AHV/AVS number (ZAS, 756.XXXX.XXXX.XC, EAN-13),
+# Finnish henkilötunnus (DVV, DDMMYY, a century sign, 3 digits and a mod-31 check character),
+# Mexican CURP (RENAPO, 18 characters, a check digit over 37 symbols).
+BE_NRN_PRINTED = re.compile(NOT_A_TAIL + r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\w\-]|\.\d)")
+CL_RUT_PRINTED = re.compile(NOT_A_TAIL + r"(?<!\.)\d{1,2}\.\d{3}\.\d{3}-[\dkK](?![\w\-]|\.\d)")
+CH_AHV_PRINTED = re.compile(NOT_A_TAIL + r"(?<!\.)756\.\d{4}\.\d{4}\.\d{2}(?![\w\-]|\.\d)")
+FI_HETU = re.compile(NOT_A_TAIL + r"\d{6}[\-+A-FU-Y]\d{3}[0-9A-Y](?![\w\-])")
+MX_CURP = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d(?![A-Za-z0-9])")
+# Where the check is weak (one number in ten: PESEL's 1-3-7-9 weights, the Swedish personnummer's
+# and the South African ID's Luhn; one in eleven: the Portuguese NIF, the Australian TFN, the
+# Romanian CNP) or absent (the Danish CPR since 2007), or the shape is a bare run of digits, the
+# digits count only after a word that names the identifier. Each: (label, pattern, check, triggers).
+NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
+    # PESEL (Poland, Ministry of Digital Affairs): YYMMDD, serial, check digit.
+    ("pl_pesel", named("pesel", r"\d{11}"), pesel.is_valid, ("pesel",)),
+    # Swedish personnummer (Skatteverket): (YY)YYMMDD-NNNC, Luhn.
+    ("se_personnummer", named(r"person(?:nummer|nr)|pnr|personal[ \t]+identity[ \t]+number", r"(?:\d{2})?\d{6}[\-+ ]?\d{4}"),
+     lambda v: personnummer.is_valid(v), ("person", "pnr")),
+    # Danish CPR-nummer (CPR-kontoret): DDMMYY-SSSS, the date only.
+    ("dk_cpr", named(r"cpr(?:-?n(?:umme)?r)?", r"\d{6}[\- ]?\d{4}"), lambda v: cpr.is_valid(v), ("cpr",)),
+    # Norwegian fødselsnummer (Skatteetaten): DDMMYY and five digits, two mod-11 check digits.
+    ("no_fnr", named(r"f[øo]dselsnummer|f\.?nr|personnummer", r"\d{6} ?\d{5}"),
+     lambda v: fodselsnummer.is_valid(v), ("dselsnummer", "fnr", "f.nr", "personnummer")),
+    # Belgian national register number, bare.
+    ("be_nrn", named(r"rijksregister(?:nummer)?|num[ée]ro[ \t]+(?:de[ \t]+)?(?:registre[ \t]+)?national|registre[ \t]+national"
+                     r"|nrn|insz|niss|national[ \t]+(?:register[ \t]+)?number", r"\d{11}|\d{6}[\- ]?\d{3}[\- .]?\d{2}"),
+     lambda v: nn.is_valid(v), ("rijksregister", "national", "nrn", "insz", "niss")),
+    # Portuguese NIF (Autoridade Tributária): 9 digits, mod 11.
+    ("pt_nif", named(r"nif|nipc|contribuinte", r"\d{9}|\d{3} \d{3} \d{3}"), lambda v: nif.is_valid(v),
+     ("nif", "nipc", "contribuinte")),
+    # Chilean RUT/RUN, without the dots.
+    ("cl_rut", named(r"rut|run|rol[ \t]+[úu]nico[ \t]+tributario", r"\d{7,8}-?[\dkK]|\d{1,2}\.\d{3}\.\d{3}-[\dkK]"),
+     lambda v: rut.is_valid(v), ("rut", "run", "rol")),
+    # Swiss AHV/AVS number, bare.
+    ("ch_ahv", named(r"ahv|avs|sozialversicherungsnummer", r"756\d{10}"), lambda v: ahv.is_valid(v),
+     ("ahv", "avs", "sozialvers")),
+    # Australian Tax File Number (ATO): 8 or 9 digits, weighted mod 11.
+    ("au_tfn", named(r"tfn|tax[ \t]+file[ \t]+(?:number|no)", r"\d{3} ?\d{3} ?\d{2,3}"), lambda v: tfn.is_valid(v),
+     ("tfn", "tax file")),
+    # South African ID number (Home Affairs): YYMMDD SSSS C A Z, Luhn.
+    ("za_id", named(r"(?:sa|rsa|south[ \t]+african)[ \t]+id|identity[ \t]+number|id[ \t]+number|identiteitsnommer",
+                    r"\d{13}|\d{6} \d{4} \d{3}"),
+     lambda v: za_idnr.is_valid(v), ("sa id", "rsa id", "african id", "identity number", "id number", "identiteitsnommer")),
+    # Romanian CNP (DEPABD): S YYMMDD JJ NNN C, weighted mod 11.
+    ("ro_cnp", named(r"cnp|cod[ \t]+numeric[ \t]+personal", r"[1-9]\d{12}"), lambda v: cnp.is_valid(v), ("cnp", "cod numeric")),
+    # A US SSN, a Canadian SIN or an Aadhaar written as a bare run of digits.
+    ("ssn", named(r"ssn|social[ \t]+security(?:[ \t]+(?:number|no))?", r"\d{9}"), lambda v: ssn_valid(v), ("ssn", "social")),
+    ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?", r"\d{9}"), lambda v: sin_valid(v),
+     ("sin", "nas", "social")),
+    ("aadhaar", named(r"aadhaar|aadhar|uid", r"\d{12}"), lambda v: aadhaar.is_valid(v), ("aadha", "uid")),
+)
 
 
 def compact(value: str) -> str:
@@ -55,6 +186,19 @@ def sin_valid(value: str) -> bool:
     return sin.is_valid(number) or (number in SIN_SAMPLES and luhn.is_valid(number))
 
 
+# Every identifier but the NINO and the codice fiscale has seven digits or more in a row, with at
+# most one space, dot or hyphen between two of them: text without such a run skips them all.
+SEVEN_DIGITS = re.compile(r"\d(?:[ .\-]?\d){6}")
+
+
+def nino_valid(value: str) -> bool:
+    return value.isupper() or NINO_ALLOCATED.match(value.upper()) is not None
+
+
+def one_case(value: str) -> bool:
+    return value.isupper() or value.islower()
+
+
 def checked(check: Check) -> Callable[[str, re.Match[str]], Span | None]:
     def locate(text: str, match: re.Match[str]) -> Span | None:
         return match.span() if check(match.group(0)) else None
@@ -62,15 +206,57 @@ def checked(check: Check) -> Callable[[str, re.Match[str]], Span | None]:
     return locate
 
 
-def national_id_detectors() -> tuple[Detector, ...]:
+def checked_value(check: Check) -> Callable[[str, re.Match[str]], Span | None]:
+    def locate(text: str, match: re.Match[str]) -> Span | None:
+        return value_group(text, match) if check(match.group("v")) else None
+
+    return locate
+
+
+def sin_located(is_phone: PhoneCheck) -> Callable[[str, re.Match[str]], Span | None]:
+    """A valid SIN, unless it also reads as a phone number and its line, before it, speaks of
+    phones ("móvil 666 82 10 67, Lisboa 930 412 838") and not of a SIN."""
+    def locate(text: str, match: re.Match[str]) -> Span | None:
+        value = match.group(0)
+        if not sin_valid(value):
+            return None
+        line = line_before(text, match.start())
+        if SIN_WORDS.search(line[-48:]) or not PHONE_WORDS.search(line):
+            return match.span()
+        return None if is_phone(value, line) else match.span()
+
+    return locate
+
+
+def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
+    """``is_phone`` says whether a number reads as a phone number (of the configured regions)."""
     def pii(label: str, pattern: re.Pattern[str], check: Check) -> PatternDetector:
         return PatternDetector("PII", label, pattern, (), checked(check))
 
-    return (
+    def named_id(label: str, pattern: re.Pattern[str], check: Check, triggers: tuple[str, ...]) -> PatternDetector:
+        return PatternDetector("PII", label, pattern, triggers, checked_value(check))
+
+    numbers = (
+        *(named_id(label, pattern, check, triggers) for label, pattern, check, triggers in NAMED_IDS),
+        pii("be_nrn", BE_NRN_PRINTED, lambda v: nn.is_valid(v)),
+        pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
+        pii("ch_ahv", CH_AHV_PRINTED, lambda v: ahv.is_valid(v)),
+        pii("fi_hetu", FI_HETU, lambda v: hetu.is_valid(v)),
         pii("ssn", SSN, ssn_valid),
-        pii("uk_nino", NINO, lambda v: True),
-        pii("ca_sin", SIN, sin_valid),
+        PatternDetector("PII", "ca_sin", SIN, (), sin_located(is_phone)),
         pii("fr_nir", NIR, lambda v: nir.is_valid(compact(v))),
         pii("de_tax_id", IDNR, lambda v: idnr.is_valid(compact(v))),
         pii("aadhaar", AADHAAR, lambda v: aadhaar.is_valid(compact(v))),
+        pii("es_dni", DNI, lambda v: dni.is_valid(compact(v))),
+        pii("es_nie", NIE, lambda v: nie.is_valid(compact(v))),
+        pii("nl_bsn", BSN_PRINTED, lambda v: bsn.is_valid(v)),
+        named_id("nl_bsn", BSN_NAMED, lambda v: bsn.is_valid(v), ("bsn", "burgerservicenummer", "sofi")),
+        pii("br_cpf", CPF_PRINTED, lambda v: cpf.is_valid(v)),
+        named_id("br_cpf", CPF_NAMED, lambda v: cpf.is_valid(v), ("cpf", "cadastro")),
+    )
+    return (
+        Gated(SEVEN_DIGITS, numbers),
+        pii("uk_nino", NINO, nino_valid),
+        pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
+        pii("mx_curp", MX_CURP, lambda v: curp.is_valid(v)),
     )

@@ -2,8 +2,10 @@
 nor detect-secrets' plugins cover: PEM and PuTTY private-key blocks over many lines (also
 JSON-escaped), provider tokens gitleaks lacks (Docker Hub, Figma, Supabase, Groq, Replicate,
 LangSmith, Buildkite, Vault batch, Mapbox secret, 1Password, Dropbox, Notion, Discord, Datadog,
-legacy Heroku and Mailgun keys), AWS secret keys by their key name, ``password = ...`` assignments in code, config
-and env files, credentials in URLs and command lines, bearer headers, and legacy OpenAI keys.
+legacy Heroku and Mailgun keys, Mollie, Paystack, DeepSeek, Razorpay, Render, Sentry org tokens,
+Azure DevOps PATs, X bearer tokens, Okta, Cloudflare, ngrok), AWS secret keys by their key name,
+``password = ...`` assignments in code, config and env files, credentials in URLs and command
+lines, bearer and token headers, and legacy OpenAI keys.
 """
 
 from __future__ import annotations
@@ -29,12 +31,20 @@ STRIPE_WEBHOOK_SECRET = re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,}")
 # has the rule only after a "newrelic = " assignment; the prefix alone is distinctive.
 NEW_RELIC_KEY = re.compile(r"\bNRAK-[A-Z0-9]{27}\b")
 # Doppler token formats (docs.doppler.com, "Token formats"): gitleaks knows personal tokens only.
-DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b")
+# Service tokens carry their config's slug, ``dp.st.<config>.`` and 40 characters.
+DOPPLER_TOKEN = re.compile(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}\b")
 # Provider tokens whose prefix alone is distinctive, which gitleaks 8.30.1 lacks, or knows only
 # after an assignment naming the provider, or only at a length the provider does not promise.
 PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Docker Hub personal and organization access tokens (docs.docker.com, "Access tokens").
     ("dockerhub_token", re.compile(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{24,}"), ("dckr_",)),
+    # Fly.io macaroon tokens, as ``fly tokens create`` prints them (fly.io/docs, "Access tokens"):
+    # "FlyV1 " and a comma-separated list of ``fm1a_``/``fm1r_``/``fm2_`` macaroons, the later ones
+    # (third-party discharges) often shorter than the 100 characters gitleaks wants; all are secret,
+    # and the whole header value is masked.
+    ("flyio_token",
+     re.compile(r"(?:\bFlyV1[ \t]+)?\bfm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{40,}={0,3})*"),
+     ("fm1", "fm2")),
     # Figma personal access tokens (Figma REST API, "Authentication").
     ("figma_token", re.compile(r"\bfig[dou]_[A-Za-z0-9_\-]{36,}"), ("fig",)),
     # Supabase personal access tokens (supabase.com/docs, "Management API").
@@ -135,6 +145,35 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("elevenlabs_key", re.compile(r"(?<![\w\-])sk_[a-f0-9]{48}\b"), ("sk_",)),
     # WooCommerce REST API consumer keys and secrets "ck_"/"cs_" and 40 hex (woocommerce.github.io).
     ("woocommerce_key", re.compile(r"(?<![\w\-])c[ks]_[a-f0-9]{40}\b"), ("ck_", "cs_")),
+    # Mollie API keys "live_"/"test_" and 30 alphanumerics, organization access tokens "access_"
+    # and 40 (docs.mollie.com, "Authentication").
+    ("mollie_key", re.compile(r"(?<![\w\-])(?:(?:live|test)_[A-Za-z0-9]{30}|access_[A-Za-z0-9]{40})(?![\w\-])"),
+     ("live_", "test_", "access_")),
+    # Paystack secret and public keys "sk_live_"/"sk_test_"/"pk_…" and 40 hex (paystack.com/docs,
+    # "API keys"); Stripe's keys under the same prefixes are mixed-case alphanumerics (PRECISE in
+    # masker.py lets this narrower format name the span).
+    ("paystack_key", re.compile(r"\b[sp]k_(?:live|test)_[a-f0-9]{40}\b"), ("k_live_", "k_test_")),
+    # DeepSeek API keys "sk-" and 32 hex (api-docs.deepseek.com, "Your first API call"), in a text
+    # that names DeepSeek: OpenAI's legacy keys came in that shape too, so elsewhere it stays an
+    # OpenAI key (PRECISE in masker.py lets this name the span where both match).
+    ("deepseek_key", re.compile(r"(?<![\w\-])sk-[a-f0-9]{32}(?![\w\-])"), ("deepseek",)),
+    # Razorpay API key ids "rzp_live_"/"rzp_test_" and 14 alphanumerics (razorpay.com/docs/api,
+    # "Authentication"); their secrets are found by name (NAMED_KEYS).
+    ("razorpay_key", re.compile(r"\brzp_(?:live|test)_[A-Za-z0-9]{14}\b"), ("rzp_",)),
+    # Render API keys "rnd_" and 32 alphanumerics (render.com/docs/api, "Authentication").
+    ("render_key", re.compile(r"\brnd_[A-Za-z0-9]{32}\b"), ("rnd_",)),
+    # Sentry organization auth tokens "sntrys_": a base64 JSON claim, "_", and a URL-safe base64
+    # secret (docs.sentry.io, "Auth Tokens"; Sentry's ``token_urlsafe``, so "_" and "-" occur in
+    # it, which gitleaks' rule does not allow).
+    ("sentry_token", re.compile(r"\bsntrys_eyJ[A-Za-z0-9+/]{20,}={0,2}_[A-Za-z0-9_\-]{40,50}(?![\w\-])"), ("sntrys_",)),
+    # Azure DevOps personal access tokens since 2024: 84 characters with the signature "AZDO" at
+    # positions 77-80 (learn.microsoft.com, "Use personal access tokens"; devblogs.microsoft.com,
+    # "Azure DevOps PAT format change").
+    ("azure_devops_token", re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])"), ("azdo",)),
+    # X (Twitter) app-only OAuth 2.0 bearer tokens: a run of "A"s, then the token with "%3D"
+    # (developer.x.com, "OAuth 2.0 Bearer Token"); gitleaks wants 22 "A"s and at most 100 more.
+    ("twitter_bearer", re.compile(r"(?<![A-Za-z0-9+/])A{20,24}(?=[B-Za-z0-9%])[A-Za-z0-9%]{60,130}(?![A-Za-z0-9%])"),
+     ("a" * 20,)),
 )
 # Keys without a prefix, under the names their providers document: Cloudflare's global API key
 # (37 hex, "X-Auth-Key"), Mistral's API key (MISTRAL_API_KEY), Weights & Biases (WANDB_API_KEY,
@@ -142,13 +181,38 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
 NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("cloudflare_key", re.compile(r"(?i)\bx-auth-key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{37})\b"), ("x-auth-key",)),
     ("mistral_key", re.compile(r"(?i)\bmistral_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"), ("mistral",)),
-    ("wandb_key", re.compile(r"(?i)\bwandb_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{40})\b"), ("wandb",)),
+    ("wandb_key",
+     re.compile(r"(?i)(?:\bwandb_api_key[\"']?[ \t]*[:=][ \t]*[\"']?|\bwandb[ \t]+login[ \t]+(?:-\S+[ \t]+)*)"
+                r"(?P<v>[a-f0-9]{40})\b"),
+     ("wandb",)),
     ("okta_token", re.compile(r"\bSSWS[ \t]+(?P<v>00[A-Za-z0-9_\-]{40})(?![\w\-])"), ("ssws",)),
+    # Okta API tokens: "00" and 40 characters (developer.okta.com, "Create an API token"), in a text
+    # that names Okta (its SDK configs: ``okta: client: token: …``).
+    ("okta_token", re.compile(r"(?<![\w\-])(?P<v>00[A-Za-z0-9_\-]{40})(?![\w\-])"), ("okta",)),
+    # Razorpay key secrets: 24 alphanumerics under "key_secret" in a text that names Razorpay
+    # (razorpay.com/docs/api, "Authentication").
+    ("razorpay_key", re.compile(r"(?i)\bkey_secret[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{24})\b"), ("razorpay",)),
+    # Cloudflare API tokens: 40 characters (developers.cloudflare.com, "Create API token"), under
+    # an api_token name in a text that names Cloudflare (Terraform's provider block, wrangler).
+    ("cloudflare_token",
+     re.compile(r"(?i)\b(?:cf_|cloudflare_)?api_?token[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"),
+     ("cloudflare",)),
+    # ngrok authtokens: a digit, 26 alphanumerics, "_", 20-22 more (ngrok.com/docs, "ngrok config
+    # add-authtoken"), in a text that names ngrok.
+    ("ngrok_token", re.compile(r"(?<![\w\-])(?P<v>\d[A-Za-z0-9]{26}_[A-Za-z0-9]{20,22})(?![\w\-])"), ("ngrok",)),
     ("launchdarkly_key",
      re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?"
                 r"(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
      ("launchdarkly", "ldclient", "ld_")),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
+    # Teams incoming webhooks moved from Office 365 connectors to Workflows (learn.microsoft.com,
+    # "Create incoming webhooks with Workflows for Microsoft Teams"): a Logic Apps / Power Automate
+    # HTTP trigger URL, ``…/workflows/<id>/triggers/manual/paths/invoke?…&sig=<base64url>``, whose
+    # sig alone lets anyone post ("Call, trigger, or nest logic apps by using HTTPS endpoints").
+    ("teams_webhook",
+     re.compile(r"(?i)\bhttps://[\w.\-]+(?::\d+)?/(?:[\w\-]+/)*workflows/[0-9a-f]{32}/triggers/[^\s\"'<>]*?"
+                r"[?&]sig=(?P<v>[A-Za-z0-9_\-%]{30,})"),
+     ("/workflows/",)),
 )
 # Datadog API keys (32 hex) and application keys (40 hex) under their usual names
 # (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key).
@@ -170,21 +234,27 @@ AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
+# The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
+# header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
+# and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
+AUTHORIZATION = r"\b(?:proxy-)?authorization\b[\"'`]?(?:[ \t]*[:=][ \t]*|[ \t]+)[\"'`]?[ \t]*"
 # RFC 6750 bearer tokens in Authorization headers.
 BEARER = re.compile(
-    r"(?i)(?:\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*(?:bearer|token)"
+    rf"(?i)(?:{AUTHORIZATION}(?:bearer|token)"
     r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
 )
+# Token headers, ``X-Api-Token: …``, ``X-Auth-Token: …`` (OpenStack Keystone, many APIs): a bearer
+# token under another header name.
+TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])x-[\w\-]*token[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
-BASIC_AUTH = re.compile(
-    r"(?i)\b(?:proxy-)?authorization\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?[ \t]*basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
-)
+BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
 # RFC 3986 section 3.2.1: userinfo in a URI.
 URL_CREDENTIALS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
 )
+# "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|secret|token"
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
@@ -209,13 +279,31 @@ SSHPASS_PASSWORD = re.compile(
 )
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
-    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
+    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+"
+    r"(?P<v>[^\s,;]{6,64})"
+)
+# A password piped to ``sudo -S`` ("read the password from the standard input", sudo(8)) or to
+# ``passwd --stdin`` (passwd(1) on Red Hat systems): ``echo 'PASSWORD' | sudo -S …``.
+PIPED_PASSWORD = re.compile(
+    r"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"|]{4,128}))"
+    r"[ \t]*\|[ \t]*(?:sudo\b[^\n|]*?[ \t]-\w*S\b|passwd\b[^\n|]*?--stdin\b)"
+)
+# .NET appSettings entries (learn.microsoft.com, "<add> element for <appSettings>"): ``<add
+# key="SmtpPassword" value="…" />``, the key naming a secret.
+APP_SETTING = re.compile(
+    rf"(?i)<add[ \t]+key=\"[\w.:\-]*(?:{SECRET_KEYWORD})[\w.:\-]*\"[ \t]+value=\"(?P<v>[^\"\n]{{1,256}})\""
+)
+# PostgreSQL's password file, ~/.pgpass (postgresql.org/docs, libpq "The Password File"): one
+# ``hostname:port:database:username:password`` a line, ``*`` matching any; the host has a letter
+# or a dot, the port is digits or ``*`` (so MAC addresses and times are not read as one).
+PGPASS_LINE = re.compile(
+    r"(?m)^[ \t]*(?=[^:\s]*[A-Za-z.*])[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s]+)[ \t]*$"
 )
 # <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
 XML_SECRET = re.compile(
     rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
 )
-SECRET_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
+SECRET_TRIGGERS = ("pass", "pwd", "psk", "secret", "token", "key")
 
 
 def random_value(text: str, match: re.Match[str]) -> Span | None:
@@ -231,8 +319,11 @@ def private_key_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def bearer_span(text: str, match: re.Match[str]) -> Span | None:
+    """The token, less dots that end a sentence; a quote right after keeps them (RFC 6750's
+    b64token may end in ".")."""
     start, end = match.span("v")
-    end = start + len(text[start:end].rstrip("."))
+    if text[end:end + 1] not in ("'", '"', "`"):
+        end = start + len(text[start:end].rstrip("."))
     value = text[start:end]
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     digit = any(ch.isdigit() for ch in value)
@@ -283,6 +374,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
         secret("aws_secret", AWS_SECRET, ("secret",), value_group),
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
+        secret("bearer_token", TOKEN_HEADER, ("token",), bearer_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
         secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
         secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
@@ -290,8 +382,11 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
         secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),
         secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
+        secret("password", PGPASS_LINE, (":",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
+        secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
+        secret("password", PIPED_PASSWORD, ("sudo", "passwd"), quoted_or_literal),
     )
 
 

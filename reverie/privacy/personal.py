@@ -4,8 +4,9 @@ card numbers and IBANs (``python-stdnum``'s Luhn and IBAN checks)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import phonenumbers
 from stdnum import iban as stdnum_iban
@@ -13,9 +14,25 @@ from stdnum import luhn
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
 
+# RFC 5322 addresses, with RFC 6531's non-ASCII local parts and domains (``zoë.dubois@…``), and the
+# "@" percent-encoded as in a URL's query (RFC 3986 section 2.1: ``email=mei.okafor%40proton.me``).
 EMAIL = re.compile(
-    r"(?<![\w.%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-']{0,63}@"
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w\-])"
+    r"(?<![\w.%+\-])[^\W_][\w.%+\-']{0,63}(?:@|%40)"
+    r"(?:[^\W_](?:[\w\-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w\-])"
+)
+# Addresses spelled out against harvesters: "jane [at] example [dot] org", "jane dot doe at example
+# dot com". With a bracketed "at" the dots may be plain; with a bare word "at" the domain's dots
+# must be spelled out too and the last label must be a common top-level domain or a country code,
+# so that "look at the time" or "meet at noon.com" stay.
+OBFUSCATED_AT = r"[ \t]*[\[({<][ \t]*at[ \t]*[\])}>][ \t]*"
+OBFUSCATED_DOT = r"(?:[ \t]*[\[({<][ \t]*dot[ \t]*[\])}>][ \t]*|[ \t]+dot[ \t]+)"
+EMAIL_WORD = r"[^\W_][\w+\-']{0,63}"
+COMMON_TLD = r"(?:com|net|org|edu|gov|info|biz|io|dev|app|me|co|[a-z]{2})"
+OBFUSCATED_EMAIL = re.compile(
+    rf"(?i)(?<![\w.@%+\-])(?:{EMAIL_WORD}(?:(?:\.|{OBFUSCATED_DOT}){EMAIL_WORD}){{0,4}}{OBFUSCATED_AT}"
+    rf"{EMAIL_WORD}(?:(?:\.|{OBFUSCATED_DOT}){EMAIL_WORD}){{0,3}}(?:\.|{OBFUSCATED_DOT})[^\W\d_]{{2,24}}"
+    rf"|{EMAIL_WORD}(?:{OBFUSCATED_DOT}{EMAIL_WORD}){{0,4}}[ \t]+at[ \t]+"
+    rf"{EMAIL_WORD}(?:{OBFUSCATED_DOT}{EMAIL_WORD}){{0,2}}{OBFUSCATED_DOT}{COMMON_TLD})(?![\w\-])"
 )
 
 
@@ -36,14 +53,27 @@ PHONE_CANDIDATE = re.compile(  # digits with at most one separator between two o
 )
 PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
 PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
+# Words that say the numbers on a line are phone numbers, in the languages of the default regions.
+PHONE_WORDS = re.compile(
+    r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
+    r"celular|cel|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
+    r"handphone|"
+    r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
+)
+# An international number earlier on the line: the numbers after it are a list of phone numbers
+# ("+47 942 61 722 / 486 28 596").
+INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
+# Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
+THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
 NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
 
 
 @dataclass(frozen=True)
 class PhoneDetector:
     """Candidates by shape, kept when libphonenumber calls them valid: ``+``/``00`` numbers in any
-    region; national numbers in each configured region, written with its trunk prefix (``0``) or,
-    in North America, in the usual 3-3-4 grouping."""
+    region; national numbers in each configured region, written with its trunk prefix (``0``), in
+    North America in the usual 3-3-4 grouping, or else grouped as one of the region's own formats
+    writes them without a trunk prefix (:func:`grouped_as_the_region_writes`)."""
 
     regions: tuple[str, ...]
     triggers: tuple[str, ...] = ()
@@ -53,10 +83,11 @@ class PhoneDetector:
             start, candidate = match.start(), match.group(0)
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
-            if self.is_phone(candidate):
+            if self.is_phone(candidate, line_before(text, start)):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
-    def is_phone(self, candidate: str) -> bool:
+    def is_phone(self, candidate: str, before: str = "") -> bool:
+        """``before``: the candidate's line up to it, where words may say it is a phone number."""
         digits = "".join(ch for ch in candidate if ch.isdigit())
         if not 7 <= len(digits) <= 15 or PHONE_BAD_SEPARATORS.search(candidate.replace(") ", ")")):
             return False
@@ -65,15 +96,33 @@ class PhoneDetector:
         if candidate.startswith(("+", "00")):
             international = "+" + candidate[2:] if candidate.startswith("00") else candidate
             return possible_number(international, None)
-        return phone_grouping(candidate) and any(
-            self.valid_national(candidate, digits, region) for region in self.regions)
+        if not phone_grouping(candidate):
+            return False
+        spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
+        return any(self.valid_national(candidate, digits, region, spoken_of) for region in self.regions)
 
     @staticmethod
-    def valid_national(candidate: str, digits: str, region: str) -> bool:
+    def valid_national(candidate: str, digits: str, region: str, spoken_of: bool) -> bool:
+        """A number without a trunk prefix needs nine digits or more, grouped as the region writes
+        them and not like an amount (``734 003 200``), unless ``spoken_of``: its line says it holds
+        phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50") or has an international number
+        before it."""
         prefix = national_prefix(region)
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
-        return bool(prefix) and digits.startswith(prefix) and valid_number(candidate, region)
+        if prefix and digits.startswith(prefix) and (prefix == "0" or trunk_stands_alone(candidate, prefix)):
+            return len(digits) - len(prefix) in national_lengths(region) and valid_number(candidate, region)
+        if spoken_of:  # any grouping of a valid number, eight digits or more (Denmark, Norway)
+            return (len(digits) >= 8 and len(digits) in national_lengths(region)
+                    and re.search(r"\d\D+\d", candidate) is not None and valid_number(candidate, region))
+        if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
+            return False
+        return grouped_as_the_region_writes(candidate, digits, region)
+
+
+def line_before(text: str, position: int) -> str:
+    """The line of ``position`` up to it, at most 160 characters."""
+    return text[max(0, position - 160):position].rsplit("\n", 1)[-1]
 
 
 def phone_grouping(candidate: str) -> bool:
@@ -84,6 +133,58 @@ def phone_grouping(candidate: str) -> bool:
     if any(len(g) == 1 for g in groups[1:]):
         return False
     return "/" not in candidate or PHONE_SLASH.fullmatch(candidate) is not None
+
+
+def trunk_stands_alone(candidate: str, prefix: str) -> bool:
+    """A trunk prefix other than ``0`` (Russia's ``8``) is a digit any number may start with: it
+    says "phone" only as a group of its own, ``8 (912) 345-67-89``."""
+    return re.match(rf"{prefix}[ \-.(]", candidate) is not None
+
+
+def grouped_as_the_region_writes(candidate: str, digits: str, region: str) -> bool:
+    """A national number without a trunk prefix: in a region that has none (Spain, Italy, Portugal,
+    Poland, Denmark, Norway …) or in a format that leaves it out (Brazil's ``(41) 96768-8555``).
+    Such a number has nothing in front that says "phone", so its digit groups must be the groups
+    of one of the formats libphonenumber's metadata lists for it (``945 12 34 56``, not
+    ``94512-3456``), and there must be more than one group; the caller also wants nine digits or
+    more, since shorter grouped numbers (``4412 7781``) are as often codes and PINs, and no
+    grouping like an amount's."""
+    if not unprefixed_formats(region):
+        return False
+    groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
+    # Without a trunk prefix the digits written are the national significant number.
+    return len(groups) > 1 and groups in set(format_groups(digits, region)) and valid_number(candidate, region)
+
+
+def format_groups(significant: str, region: str) -> Iterator[tuple[int, ...]]:
+    """The digit groups of each of the region's trunk-less formats that applies to the number."""
+    for layout, leading in unprefixed_formats(region):
+        match = layout.fullmatch(significant)
+        if match is not None and (leading is None or leading.match(significant) is not None):
+            yield tuple(len(group) for group in match.groups())
+
+
+@cache
+def unprefixed_formats(region: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...]:
+    """The region's national formats that write no trunk prefix: all of them where the region has
+    none, else those whose formatting rule leaves it out (``(\\1)``, not ``0\\1``)."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    if metadata is None:
+        return ()
+    prefix = metadata.national_prefix or ""
+    return tuple(
+        (re.compile(layout.pattern or ""),
+         re.compile(layout.leading_digits_pattern[-1]) if layout.leading_digits_pattern else None)
+        for layout in metadata.number_format
+        if layout.pattern and (not prefix or prefix not in (layout.national_prefix_formatting_rule or prefix))
+    )
+
+
+@cache
+def national_lengths(region: str) -> frozenset[int]:
+    """The lengths of the region's national significant numbers (libphonenumber's metadata)."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    return frozenset(metadata.general_desc.possible_length or ()) if metadata and metadata.general_desc else frozenset()
 
 
 def national_prefix(region: str) -> str:
@@ -114,6 +215,10 @@ CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
 CARD_PREFIX = re.compile(
     r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35"
 )
+# Wider ranges, counted only when the number is written in groups as on the card (a bare run of
+# digits from them is as often an order number): Maestro's 50 and 56-69 (Mastercard, "Maestro IIN
+# ranges"), Mir's 2200-2204 (NSPK, "Mir card BIN ranges"), RuPay's 60, 81, 82 and 508 (NPCI, "RuPay").
+GROUPED_CARD_PREFIX = re.compile(r"50|5[6-9]|6|220[0-4]|8[12]")
 IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}")
 
 
@@ -126,13 +231,14 @@ def card_span(text: str, match: re.Match[str]) -> Span | None:
     for count in range(len(groups), 0, -1):
         digits = "".join(groups[:count])
         shape_ok = count == 1 or all(3 <= len(g) <= 6 for g in groups[:count])
-        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits):
+        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits, grouped=count > 1):
             return match.start(), match.start() + len(" ".join(groups[:count]))
     return None
 
 
-def card_number_valid(digits: str) -> bool:
-    return CARD_PREFIX.match(digits) is not None and luhn.is_valid(digits)
+def card_number_valid(digits: str, grouped: bool = False) -> bool:
+    prefixed = CARD_PREFIX.match(digits) is not None or (grouped and GROUPED_CARD_PREFIX.match(digits) is not None)
+    return prefixed and luhn.is_valid(digits)
 
 
 def iban_span(text: str, match: re.Match[str]) -> Span | None:
@@ -146,14 +252,15 @@ def iban_span(text: str, match: re.Match[str]) -> Span | None:
     return None
 
 
-def personal_data_detectors(phone_regions: Sequence[str]) -> tuple[Detector, ...]:
+def personal_data_detectors(phones: PhoneDetector) -> tuple[Detector, ...]:
     def pii(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
             locate: Locate = whole_match) -> PatternDetector:
         return PatternDetector("PII", label, pattern, triggers, locate)
 
     return (
-        pii("email", EMAIL, ("@",), email_span),
-        PhoneDetector(tuple(phone_regions)),
+        pii("email", EMAIL, ("@", "%40"), email_span),
+        pii("email", OBFUSCATED_EMAIL, (" at ", "at]", "at)", "at}", "at>")),
+        phones,
         pii("card_number", CARD, (), card_span),
         pii("iban", IBAN, (), iban_span),
     )

@@ -1,12 +1,15 @@
-"""Secrets said in prose (English, with the German and French links "ist", "lautet", "est"):
-"the root password is X", "pw X", "use password X", "token: X".
+"""Secrets said in prose: "the root password is X", "pw X", "use password X", "token: X", and the
+same in the languages of the default phone regions ("das Passwort lautet X", "hasło do VPN: X",
+"lösenordet till wifi:t är X", "пароль от сервера: X", "数据库密码是 X", "비밀번호는 X 입니다").
 
 A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, then the value. A
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
 it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
 digits; letters whose case flips often) or mixes symbols and digits. So "the password is required"
-and "the token endpoint" stay as they are.
+and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the credential word is
+not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; the value
+is the run of ASCII characters that follows.
 """
 
 from __future__ import annotations
@@ -16,23 +19,51 @@ import re
 from reverie.privacy.findings import Detector, PatternDetector, Span
 from reverie.privacy.values import CODE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
 
+# English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
+# Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
+# Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi.
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|contrase[ñn]a|wachtwoord|senha|"
-    r"pw|pwd|pin|secret|"
+    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz[óo]|(?:salasana|parool)(?:[ \t]+on)?|l[öo]senord(?:et)?|passord(?:et)?|"
+    r"adgangskode(?:n)?|kodeord(?:et)?|пароль|пароля|κωδικός|סיסמה|كلمة المرور|m[ậa]t kh[ẩa]u|kata sandi|"
+    r"पासवर्ड|pass|pw|pwd|pin|secret|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
-LINK = (
-    r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per)[ \t]+|[ \t]+dell')"
-    r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?:[ \t]+[\w.@/\-]+)?)?"
-    r"(?:[ \t]+(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e)"
-    r"(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+"
-    r"|[ \t]*[:=][ \t]*)"
-    r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
+# A copula ("is", "ist", "är", "jest", "er" …) in those languages, or ":".
+COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|là)"
+COPULA_LINK = (
+    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*[:=][ \t]*)"
 )
+# After words for what the secret is for, an "=" stuck to the last word is part of the value
+# ("salasana on LHybDC7X=LQY…"), not a link.
+WORDS_COPULA_LINK = (
+    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
+)
+# "for the X", "of Y" … in those languages, then a copula.
+LINK = (
+    r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per|"
+    r"till|f[öo]r|til|od|pro|от|для|к|na|ke|untuk|için)[ \t]+|[ \t]+dell')"
+    r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)"
+    + WORDS_COPULA_LINK + "|" + COPULA_LINK
+    + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
+)
+# Any other words for what the secret is for, at most six and none a copula ("nueva del router",
+# "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
+# must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
+QUALIFIED_LINK = rf"(?:[ \t]+(?!{COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,6}}?" + WORDS_COPULA_LINK
 PROSE_SECRET = re.compile(
-    rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<bare>[ \t]+))"
+    rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
-    r"|(?P<v>(?:[^\s\"'`;&,<>]|[;&](?!\w+=|\s|$)){4,128}?))(?=[.,;)]*(?:\s|$))"
+    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$))"
+)
+
+
+# Japanese, Korean, Chinese: no space around the word; a particle or copula, or a colon, links.
+CJK_SECRET = re.compile(
+    r"(?:パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令)"
+    r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=)[ \t]*)"
+    r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
+    r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
 )
 
 
@@ -45,12 +76,13 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or CODE_REFERENCE.match(value) is not None or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
+            or CODE_REFERENCE.match(value) is not None or "://" in value
+            or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
 def prose_span(text: str, match: re.Match[str]) -> Span | None:
-    for group in ("dq", "sq", "bq"):
-        if match.group(group) is not None:
+    for group in ("dq", "sq", "bq", "jq"):
+        if group in match.re.groupindex and match.group(group) is not None:
             quoted = match.group(group)
             return None if not_a_value(quoted) else match.span(group)
     value = match.group("v")
@@ -74,4 +106,8 @@ def case_noise(value: str) -> bool:
 def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
-                             "wachtwoord", "senha"), prose_span),)
+                             "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
+                             "senord", "adgangskode", "kodeord", "пароль", "пароля", "κωδικός", "סיסמה",
+                             "كلمة", "khẩu", "khau", "sandi", "पासवर्ड"), prose_span),
+            PatternDetector("SECRET", "password", CJK_SECRET,
+                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令"), prose_span))

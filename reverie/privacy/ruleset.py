@@ -43,7 +43,8 @@ IDENTIFIER_PREFIX = "[\\w.-]{0,50}?"  # gitleaks' lazy lead-in before a keyword
 IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 PROSE_END = "(?:[\\x60'\"\\s;,.)\\]}>|@]|\\\\[nr]|$)"
 
-#: Placeholder labels for gitleaks rule ids; any other id gives its own name, ``-`` as ``_``.
+#: Placeholder labels for gitleaks rule ids; any other id gives its family's label
+#: (LABEL_OF_FAMILY) or its own name, ``-`` as ``_``.
 LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
     "aws-access-token": "aws_key", "gcp-api-key": "google_api_key",
     "github-pat": "github_token", "github-fine-grained-pat": "github_token",
@@ -109,6 +110,27 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
     "bitbucket-client-secret": "bitbucket_token",
 })
 
+#: Providers whose every gitleaks rule gives one label (GitLab's personal, pipeline-trigger, runner,
+#: deploy, feed … tokens are all ``gitlab_token``), for their rules LABEL_OF_RULE does not name.
+LABEL_OF_FAMILY: Mapping[str, str] = MappingProxyType({
+    "gitlab-": "gitlab_token", "new-relic-": "new_relic_key", "mailgun-": "mailgun_key",
+    "alibaba-": "alibaba_key", "flutterwave-": "flutterwave_key", "linear-": "linear_key",
+})
+# Key names that name an identifier, not a credential (an Idempotency-Key header, a cache or
+# partition key, a public key): generic-* rules do not fire on them.
+NOT_A_CREDENTIAL_KEY = re.compile(
+    r"(?i)(?:idempoten(?:cy|t)|cache|partition|sort|primary|foreign|public|object|routing|dedup(?:lication)?"
+    r"|correlation|request|trace|lookup|shard|group|sharding|message|event)[_\-. ]?key"
+)
+
+
+def label_of(rule_id: str) -> str:
+    """Our placeholder label for a gitleaks rule id."""
+    if rule_id in LABEL_OF_RULE:
+        return LABEL_OF_RULE[rule_id]
+    family = next((label for prefix, label in LABEL_OF_FAMILY.items() if rule_id.startswith(prefix)), None)
+    return family or rule_id.replace("-", "_")
+
 
 @dataclass(frozen=True)
 class Allowlist:
@@ -157,6 +179,8 @@ class Rule:
             return False
         start = lead_in_start(text, match.start(), self.lead_in)
         whole, line = text[start:match.end()], line_of(text, match.start())
+        if self.rule_id.startswith("generic") and NOT_A_CREDENTIAL_KEY.search(whole.replace(secret, " ")):
+            return False
         return not any(a.allows(secret, whole, line) for a in (allowed, *self.allowlists))
 
 
@@ -263,7 +287,7 @@ def rule_of(entry: Mapping[str, Any]) -> Rule:
     pattern, lead_in = compile_rule_regex(entry["regex"])
     return Rule(
         rule_id=rule_id,
-        label=LABEL_OF_RULE.get(rule_id, rule_id.replace("-", "_")),
+        label=label_of(rule_id),
         pattern=pattern,
         lead_in=lead_in,
         keywords=tuple(k.lower() for k in entry.get("keywords", ())),

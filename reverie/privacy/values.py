@@ -10,8 +10,11 @@ NOT_SECRETS = frozenset({
     "bytes", "bool", "secretstr", "password", "passwd", "secret", "token", "redacted", "hidden",
     "masked", "empty", "filtered",
 })
+# A redacted value shows a run of four or more mask characters, maybe after the key's prefix and
+# with its last characters: ``********``, ``ghp_************``, ``sk-…••••abcd``.
 PLACEHOLDER_VALUE = re.compile(
     r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
+    r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}"
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?)\s*",
     re.IGNORECASE,
 )

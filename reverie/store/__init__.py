@@ -2,9 +2,10 @@
 
 ``Store.open(settings, spec)`` opens or creates every table at ``settings.store.uri`` and refuses a
 store built with another embedder. Parts: ``events`` (capture), ``vectors`` (one vector per
-event, computed once), ``keys`` (each consolidated turn's contextual key), ``notes`` (reads), ``batches`` (the only way notes change), ``maintenance``
-(compaction, sizes, purge), the keyed rows written under batches: ``graph_nodes``, ``graph_edges`` (the team graph) and ``reviews`` (the review queue),
-and the rows replaced whole by key: ``keyed`` (mining runs, plans, fits, maps, names) and ``retrievals``.
+event, computed once), ``keys`` (each consolidated turn's contextual key), ``notes`` (reads), ``batches`` (the only
+way notes change), ``maintenance`` (compaction, sizes, purge), the keyed rows written under batches: ``graph_nodes``,
+``graph_edges`` (the team graph) and ``reviews`` (the review queue), and the rows replaced whole by key: ``keyed``
+(mining runs, plans, fits, maps, names) and ``retrievals``.
 Parts outside the store filter with typed filters (``NoteFilter``, ``EventFilter``, ``SessionFilter``,
 ``BatchFilter``, ``LedgerFilter``, ``RowFilter``, ``ScopeAccess``); SQL text is made only in here.
 """
@@ -14,17 +15,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
+
+import numpy as np
 
 from reverie.clock import Clock, SystemClock
 from reverie.embed import EmbedderSpec
 from reverie.errors import BatchConflictError, ConflictError
+from reverie.ports import AgentSummary
 from reverie.records import Batch, Note
 from reverie.settings import StoreSettings
 from reverie.store.batches import BatchFilter, BatchWriter, NoteWrite, new_batch_id
+from reverie.store.events import AppendResult, EventFilter, EventLog, SessionFilter
 from reverie.store.ids import ordered_id
 from reverie.store.keyed import KEYED_TABLES, KeyedRows, RetrievalRows, RowFilter
 from reverie.store.keytable import KeyTable
-from reverie.store.events import AgentSummary, AppendResult, EventFilter, EventLog, SessionFilter
 from reverie.store.ledger import Ledger, LedgerFilter, graph_node_id
 from reverie.store.maintenance import Maintenance, PurgeResult, TableStats
 from reverie.store.notes import Filed, NoteFilter, NoteHistory, NotePage, NoteReader
@@ -72,7 +77,10 @@ class Store:
     # Each reads the note, builds the new view and writes it based on the version it read; a batch
     # that changed the note meanwhile (a consolidation, retrieval feedback) makes it read again, so
     # neither side's change is lost.
-    def edit_note(self, note_id: str, changes: dict, *, principal: str, vector=None, reason: str = "edited") -> Batch:
+    def edit_note(
+        self, note_id: str, changes: dict[str, Any], *, principal: str, vector: np.ndarray | None = None,
+        reason: str = "edited",
+    ) -> Batch:
         def view(note: Note) -> NoteWrite:
             new = Note.model_validate({**note.model_dump(), **changes, "updated_at": self.clock.now()})
             return NoteWrite(new, "edit", reason, vector)

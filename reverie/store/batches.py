@@ -3,13 +3,15 @@
 Protocol: (1) insert the batch row as ``running``; (2) append earlier views to ``note_versions``,
 new views to ``notes`` and rows to ``audit``, all tagged with the batch id and invisible to readers;
 (3) under the store's commit lease lock, check that no other batch changed the same notes meanwhile
-and (4) flip the batch row to ``committed`` (one conditional commit: the marker); (5) finalize: delete the replaced views, mark consumed
-sessions, stamp ``finalized_at``. A crash before (4) leaves invisible rows that :meth:`settle`
+and (4) flip the batch row to ``committed`` (one conditional commit: the marker); (5) finalize: delete
+the replaced views, mark consumed sessions, stamp ``finalized_at``. A crash before (4) leaves invisible rows that :meth:`settle`
 deletes; a crash after (4) leaves a visible batch that :meth:`settle` finalizes.
 """
 
 from __future__ import annotations
 
+import builtins
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -141,7 +143,7 @@ class BatchWriter:
                 "dead); nothing of it is visible; run it again"
             )
 
-    def _next_view(self, write: NoteWrite, old: dict | None, batch_id: str) -> tuple[Note, Any]:
+    def _next_view(self, write: NoteWrite, old: dict[str, Any] | None, batch_id: str) -> tuple[Note, Any]:
         vector = write.vector if write.vector is not None else (old or {}).get("vector")
         if vector is None:
             raise ValidationError(
@@ -210,7 +212,7 @@ class BatchWriter:
             bases[row["note_id"]] = row["version"]
         for version in sorted(set(bases.values())):
             ids = [n for n, v in bases.items() if v == version]
-            self._t.write("notes", lambda t, ids=ids, v=version: t.delete(f"{sql_in('note_id', ids)} AND version < {v}"))
+            self._t.delete("notes", f"{sql_in('note_id', ids)} AND version < {version}")
         self._finalize_sessions(batch)
         now = self._clock.now()
         self._t.write("batches", lambda t: t.update(
@@ -250,7 +252,9 @@ class BatchWriter:
         for batch in self._read_batches("finalized_at IS NULL"):
             if batch.status in ("committed", "rolled_back"):
                 self.finalize(batch)
-            elif (owner_agent is not None and batch.agent_id == owner_agent and batch.kind == "local") or batch.updated_at < limit:
+            elif batch.updated_at < limit or (
+                owner_agent is not None and batch.agent_id == owner_agent and batch.kind == "local"
+            ):
                 self.abort(batch.batch_id)
             else:
                 continue
@@ -278,18 +282,21 @@ class BatchWriter:
         found = self._read_batches(where.where())
         return sorted(found, key=lambda b: (b.created_at, b.batch_id))
 
-    def frame(self, where: BatchFilter, columns: list[str] | None = None) -> pa.Table:
+    def frame(self, where: BatchFilter, columns: builtins.list[str] | None = None) -> pa.Table:
         """The rows of the batches matching ``where``, as stored (the fast path for status polls)."""
         return self._t.read("batches", where.where(), columns)
 
-    def _read_batches(self, where: str | None) -> list[Batch]:
+    def _read_batches(self, where: str | None) -> builtins.list[Batch]:
         return [batch_from_row(r) for r in rows(self._t.read("batches", where))]
 
     def _upsert_batches(self, batches: Sequence[Batch]) -> None:
         data = pa.Table.from_pylist([batch_row(b) for b in batches], schema=self._t.schemas["batches"])
-        self._t.write("batches", lambda t: t.merge_insert("batch_id").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        self._t.write(
+            "batches",
+            lambda t: t.merge_insert("batch_id").when_matched_update_all().when_not_matched_insert_all().execute(data),
+        )
 
-    def _append(self, name: str, data: list[dict[str, Any]]) -> None:
+    def _append(self, name: str, data: builtins.list[dict[str, Any]]) -> None:
         if data:
             table = pa.Table.from_pylist(data, schema=self._t.schemas[name])
             self._t.write(name, lambda t: t.add(table))
@@ -316,23 +323,24 @@ class BatchWriter:
             raise
 
     def _abort_quietly(self, batch_id: str) -> None:
-        try:
+        with contextlib.suppress(Exception):  # settle() cleans it later; the original error matters
             self.abort(batch_id)
-        except Exception:  # noqa: BLE001 - settle() cleans it later; the original error matters
-            pass
 
     def rollback(self, batch_id: str, *, principal: str = "system", reprocess: bool = False) -> Batch:
         """Undo a committed batch exactly, as a compensating batch built from ``note_versions``."""
         target = self.get(batch_id)
         if target.status != "committed" or target.kind == "rollback":
-            raise ConflictError(f"batch {batch_id!r} is {target.status} ({target.kind}); only a committed, non-rollback batch can be rolled back")
+            raise ConflictError(
+                f"batch {batch_id!r} is {target.status} ({target.kind}); "
+                "only a committed, non-rollback batch can be rolled back"
+            )
         writes = self._undo_writes(target)
         return self.run(
             "rollback", writes, agent_id=target.agent_id, project=target.project,
             principal=principal, rolls_back=batch_id, stats={"reprocess": reprocess, "notes": len(writes)},
         )
 
-    def _views(self, note_id: str) -> list[Note]:
+    def _views(self, note_id: str) -> builtins.list[Note]:
         return [note_from_snapshot(r["snapshot"]) for r in rows(self._t.read("note_versions", f"note_id = {sql_str(note_id)}"))]
 
     def _restored(self, note_id: str, row: dict[str, Any], batch_id: str) -> bool:
@@ -350,7 +358,7 @@ class BatchWriter:
         later = {v.batch_id for v in views if v.version > written[0] and v.batch_id} | {row["batch_id"]}
         return all(self.get(b).kind == "feedback" for b in later)
 
-    def _undo_writes(self, target: Batch) -> list[NoteWrite]:
+    def _undo_writes(self, target: Batch) -> builtins.list[NoteWrite]:
         current = self._notes.latest_rows(target.note_ids)
         counters_only = set()
         for note_id, row in current.items():

@@ -15,9 +15,9 @@ import pyarrow as pa
 from reverie.errors import ConflictError, EventConflictError, NotFoundError
 from reverie.ports import AgentSummary
 from reverie.records import Event, Session
-from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock, all_held, event_stripe
+from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.tables import Tables, sql_in, sql_str
 from reverie.store.where import Clause, all_of, among, equal, is_null, later_than, not_before
 

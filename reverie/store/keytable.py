@@ -16,8 +16,8 @@ import numpy as np
 import pyarrow as pa
 
 from reverie.context_keys import TurnKey, turn_keys
-from reverie.records import Event
 from reverie.dates import Span
+from reverie.records import Event
 from reverie.store.rows import event_from_row, rows
 from reverie.store.tables import Tables, sql_in, sql_str
 from reverie.store.vectors import BACKFILL_BATCH, TextEmbedder

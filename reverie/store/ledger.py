@@ -74,7 +74,7 @@ class Ledger:
         """The visible row of each key matching ``where`` (evaluated on every stored row)."""
         found = rows(self.stored(where))
         committed = self._committed({r["batch_id"] for r in found})
-        newest: dict[tuple, dict[str, Any]] = {}
+        newest: dict[tuple[Any, ...], dict[str, Any]] = {}
         for row in found:
             if row["batch_id"] not in committed:
                 continue
@@ -87,7 +87,7 @@ class Ledger:
         """Every stored row matching ``where``, of any batch and any write (what exports filter)."""
         return self._t.read(self.name, (where or LedgerFilter()).where(self._key[-1]))
 
-    def key_of(self, row: dict[str, Any]) -> tuple:
+    def key_of(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(row[k] for k in self._key)
 
     def _committed(self, batch_ids: set[str]) -> set[str]:

@@ -57,7 +57,9 @@ class LeaseLock:
             [{"name": self.name, "holder": holder, "expires_ns": expires}], schema=self._t.schemas["locks"]
         )
         result = self._t.write("locks", lambda t: t.merge_insert("name").when_matched_update_all(where=guard).execute(row))
-        return result.num_updated_rows >= 1
+        # lancedb types execute() as a MergeInsertResult its _lancedb stub does not define (so Any)
+        updated: int = result.num_updated_rows
+        return updated >= 1
 
 
 def event_stripe(agent_id: str) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, cast
 
 from lancedb.table import Table
 
@@ -13,11 +14,10 @@ from reverie.clock import Clock
 from reverie.errors import ValidationError
 from reverie.records import Note
 from reverie.store.batches import BatchWriter, NoteWrite
+from reverie.store.keytable import KeyTable
 from reverie.store.ledger import graph_node_id
 from reverie.store.rows import note_from_row, rows
-from reverie.store.keytable import KeyTable
 from reverie.store.tables import Tables, sql_in, sql_str
-
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ class Maintenance:
         found = []
         for name in self._t.schemas:
             table = self._t[name]
-            info = table.stats()
+            # lancedb 0.40 annotates stats() as a TableStatistics dataclass but returns a plain dict
+            info = cast(dict[str, Any], table.stats())
             found.append(TableStats(
                 name=name, rows=table.count_rows(), versions=len(table.list_versions()),
                 fragments=int(info["fragment_stats"]["num_fragments"]), bytes=int(info["total_bytes"]),
@@ -102,7 +103,9 @@ class Maintenance:
             sessions=sessions, batch_id=batch_id, rederive=sorted(mixed), rekey=rekey,
         )
 
-    def _target_events(self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None) -> list[tuple[str, str]]:
+    def _target_events(
+        self, event_ids: Iterable[str] | None, agent_id: str | None, session_id: str | None,
+    ) -> list[tuple[str, str]]:
         clauses = []
         if event_ids is not None:
             clauses.append(sql_in("event_id", event_ids))
@@ -176,8 +179,8 @@ class Maintenance:
             rekey += [(agent, e) for e in self._keys.delete_for(agent, ids)]
             where = f"agent_id = {sql_str(agent)} AND {sql_in('event_id', ids)}"
             touched.update(r["session_id"] for r in rows(self._t.read("events", where, ["session_id"])))
-            self._t.write("events", lambda t, where=where: t.delete(where))
-            self._t.write("event_vectors", lambda t, where=where: t.delete(where))
+            self._t.delete("events", where)
+            self._t.delete("event_vectors", where)
         emptied = [s for s in touched if self._t["events"].count_rows(f"session_id = {sql_str(s)}") == 0]
         if emptied:
             self._t.write("sessions", lambda t: t.delete(sql_in("session_id", emptied)))

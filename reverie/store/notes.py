@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
+from lancedb.query import LanceVectorQueryBuilder
 
 from reverie.errors import NotFoundError
 from reverie.records import AuditEntry, Note
@@ -130,17 +133,16 @@ class NoteReader:
         more = table.num_rows > limit
         return NotePage(page, page[-1].note_id if more and page else None)
 
-    def search(self, vector: np.ndarray, k: int, where: NoteFilter | None = None) -> list[tuple[Note, float]]:
+    def search(self, vector: np.ndarray, k: int, where: NoteFilter | None = None) -> builtins.list[tuple[Note, float]]:
         """The ``k`` nearest current views by cosine similarity, filtered before the search."""
         if k <= 0:
             return []
         clause = (where or NoteFilter()).where()
         limit = k + 16
         while True:
-            raw = (
-                self._t["notes"].search(np.asarray(vector, dtype=np.float32))
-                .distance_type("cosine").where(clause, prefilter=True).limit(limit).to_arrow()
-            )
+            # a vector query builds a LanceVectorQueryBuilder; lancedb types Table.search with the base class
+            query = cast(LanceVectorQueryBuilder, self._t["notes"].search(np.asarray(vector, dtype=np.float32)))
+            raw = query.distance_type("cosine").where(clause, prefilter=True).limit(limit).to_arrow()
             kept = visible(self._t, raw)
             if kept.num_rows >= k or raw.num_rows < limit:
                 break
@@ -166,9 +168,10 @@ class NoteReader:
 
     def audit_actions(self, batch_ids: Sequence[str]) -> Sequence[str]:
         """The action of every audit row the batches ``batch_ids`` wrote."""
-        return self._t.read("audit", sql_in("batch_id", batch_ids), ["action"])["action"].to_pylist()
+        actions: list[str] = self._t.read("audit", sql_in("batch_id", batch_ids), ["action"])["action"].to_pylist()
+        return actions
 
-    def latest_rows(self, note_ids: Iterable[str]) -> dict[str, dict]:
+    def latest_rows(self, note_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The newest visible row of each note, tombstones included (the writer's base versions)."""
         ids = list(note_ids)
         if not ids:

@@ -85,4 +85,5 @@ def batch_from_row(row: dict[str, Any]) -> Batch:
 
 
 def rows(table: pa.Table) -> list[dict[str, Any]]:
-    return table.to_pylist()
+    found: list[dict[str, Any]] = table.to_pylist()
+    return found

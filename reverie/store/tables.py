@@ -22,9 +22,9 @@ from reverie.schemas import (
     FIXED_TABLES,
     NOTE_COLUMNS_ADDED,
     event_vectors_schema,
-    turn_keys_schema,
     note_versions_schema,
     notes_schema,
+    turn_keys_schema,
 )
 from reverie.settings import StoreSettings
 
@@ -192,10 +192,11 @@ class Tables:
         """Delete the rows ``data`` replaces (matched on the ``key`` columns), then append ``data``."""
         keys = data.select(list(key)).to_pylist()
         for start in range(0, len(keys), _REPLACE_CHUNK):
-            self._delete(name, " OR ".join(_row_predicate(k) for k in keys[start:start + _REPLACE_CHUNK]))
+            self.delete(name, " OR ".join(_row_predicate(k) for k in keys[start:start + _REPLACE_CHUNK]))
         self.write(name, lambda t: t.add(data))
 
-    def _delete(self, name: str, where: str) -> None:
+    def delete(self, name: str, where: str) -> None:
+        """Delete the rows of table ``name`` matching ``where``, as one write (with retries)."""
         self.write(name, lambda t: t.delete(where))
 
 

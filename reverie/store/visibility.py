@@ -9,6 +9,7 @@ only the highest version counts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -52,7 +53,7 @@ def visible(tables: Tables, table: pa.Table) -> pa.Table:
     return _one_per_note(table)
 
 
-def _latest_versions(tables: Tables, note_ids: set[str], hidden: frozenset[str]) -> dict[str, int]:
+def _latest_versions(tables: Tables, note_ids: Iterable[str], hidden: frozenset[str]) -> dict[str, int]:
     found = tables.read("notes", sql_in("note_id", note_ids), ["note_id", "version", "batch_id"])
     latest: dict[str, int] = {}
     for row in rows(found):

@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError as PydanticValidationError, field_validator
+from pydantic import Field, field_validator
+from pydantic import ValidationError as PydanticValidationError
 
 from reverie.errors import AuthError, ConfigError, NotFoundError
-from reverie.records import ID_PATTERN, NAME_PATTERN
+from reverie.records import ID_PATTERN, NAME_PATTERN, Record
 from reverie.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,8 @@ HASH_PREFIX = "sha256:"
 KEY_PREFIX = "rv_"
 
 
-class KeyEntry(BaseModel):
+class KeyEntry(Record):
     """What one key stands for."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     principal: str
     role: RoleName

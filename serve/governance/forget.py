@@ -24,11 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from reverie.api import PurgeRequest, PurgeResult
 from reverie.errors import ValidationError
-from reverie.ports import EmbeddingService
 from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
+from reverie.store.vectors import TextEmbedder
 
 MAX_STATEMENT = 1000
 
@@ -40,7 +42,7 @@ class Rebuilt:
     gone: bool = False
 
 
-def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, principal: str) -> PurgeResult:
+def purge(store: Store, embedder: TextEmbedder, request: PurgeRequest, principal: str) -> PurgeResult:
     if request.agent_id is None and request.session_id is None:
         raise ValidationError(
             "say whose data to purge: agent_id or session_id (event ids are unique per agent, so event_ids "
@@ -64,7 +66,7 @@ def purge(store: Store, embedder: EmbeddingService, request: PurgeRequest, princ
     )
 
 
-def rekey(store: Store, embedder: EmbeddingService, turns: Sequence[tuple[str, str]]) -> int:
+def rekey(store: Store, embedder: TextEmbedder, turns: Sequence[tuple[str, str]]) -> int:
     """Derive again the contextual keys that quoted a purged turn (the turn after it), from what is
     left of their sessions; returns how many were written."""
     written = 0
@@ -76,7 +78,7 @@ def rekey(store: Store, embedder: EmbeddingService, turns: Sequence[tuple[str, s
     return written
 
 
-def rebuild(store: Store, embedder: EmbeddingService, note_ids: Sequence[str], principal: str) -> str | None:
+def rebuild(store: Store, embedder: TextEmbedder, note_ids: Sequence[str], principal: str) -> str | None:
     """Rebuild each note from its remaining evidence in one batch; returns the batch id, if any."""
     notes = store.notes.get_many(note_ids)
     plans = [rebuilt_view(note, _remaining(store, note), store) for note in notes.values()]
@@ -84,8 +86,9 @@ def rebuild(store: Store, embedder: EmbeddingService, note_ids: Sequence[str], p
     if not changed:
         return None
     live = [p.note for p in changed if not p.gone]
-    vectors = embedder.embed([n.statement for n in live]) if live else []
-    writes = [NoteWrite(n, "purge", "rebuilt from remaining evidence after a purge", v) for n, v in zip(live, vectors, strict=True)]
+    vectors: list[np.ndarray] = list(embedder.embed([n.statement for n in live])) if live else []
+    rebuilt = "rebuilt from remaining evidence after a purge"
+    writes = [NoteWrite(n, "purge", rebuilt, v) for n, v in zip(live, vectors, strict=True)]
     writes += [NoteWrite(p.note, "purge", "no remaining evidence after a purge", tombstone=True) for p in changed if p.gone]
     batch = store.batches.run("purge", writes, principal=principal)
     ids = [p.note.note_id for p in changed]

@@ -62,7 +62,7 @@ def compute(store: Store, settings: Settings, projects: Sequence[str] | None) ->
     values = {
         "notes": notes.num_rows,
         "active_notes": _count(notes, "status", ["active"]),
-        "new_notes_week": int(pc.sum(pc.greater_equal(notes["created_at"], pa.scalar(since, notes.schema.field("created_at").type))).as_py() or 0),
+        "new_notes_week": int(pc.sum(_created_since(notes, since)).as_py() or 0),
         "store_fill": _fill(notes, settings.consolidation.max_notes_per_agent),
         "store_bytes": sum(s.bytes for s in store.maintenance.stats()) if projects is None else None,
         "deduplication_rate": _dedup_rate(store, [b.batch_id for b in local]),
@@ -82,6 +82,11 @@ def compute(store: Store, settings: Settings, projects: Sequence[str] | None) ->
 def _notes(store: Store, projects: Sequence[str] | None) -> pa.Table:
     columns = ["note_id", "status", "type", "scope", "owner_agent", "created_at", "vector"]
     return store.notes.frame(NoteFilter(projects=projects), columns=columns)
+
+
+def _created_since(notes: pa.Table, since: datetime) -> pa.ChunkedArray:
+    """A mask of the notes created at or after ``since``."""
+    return pc.greater_equal(notes["created_at"], pa.scalar(since, notes.schema.field("created_at").type))
 
 
 def _count(notes: pa.Table, column: str, values: list[str], *, active: bool = False) -> int:
@@ -142,7 +147,7 @@ def _savings(store: Store, notes: pa.Table, projects: Sequence[str] | None, sinc
     raw = pc.sum(pc.binary_length(pc.cast(texts, pa.binary()))).as_py() or 0
     if not raw:
         return None
-    fresh = notes.filter(pc.and_(pc.equal(notes["status"], "active"), pc.greater_equal(notes["created_at"], pa.scalar(since, notes.schema.field("created_at").type))))
+    fresh = notes.filter(pc.and_(pc.equal(notes["status"], "active"), _created_since(notes, since)))
     ids = fresh["note_id"].to_pylist()
     kept = store.notes.frame(NoteFilter(note_ids=ids), columns=["statement"]) if ids else None
     distilled = pc.sum(pc.binary_length(pc.cast(kept["statement"], pa.binary()))).as_py() or 0 if kept is not None else 0
@@ -171,10 +176,12 @@ def alerts(values: dict[str, object], settings: Settings) -> list[MetricAlert]:
     drop = (baseline - hit) * 100 if isinstance(hit, float) and isinstance(baseline, float) else None  # points
     checks = [
         ("store_fill", values["store_fill"], limits.store_fill, "the fullest agent's notes reached this share of the cap"),
-        ("new_notes_week", values["new_notes_week"], float(limits.max_new_notes_per_week), "more new notes this week than the limit"),
+        ("new_notes_week", values["new_notes_week"], float(limits.max_new_notes_per_week),
+         "more new notes this week than the limit"),
         ("redundant_share", values["redundant_share"], limits.redundant_share, "too many highly similar but unmerged notes"),
         ("hit_rate_drop", drop, limits.hit_rate_drop_points, "top-5 hit rate fell this many points under its baseline"),
-        ("conflict_rate", values["conflict_rate"], limits.conflict_rate, "unresolved conflicts above the limit: a human spot-check is due"),
+        ("conflict_rate", values["conflict_rate"], limits.conflict_rate,
+         "unresolved conflicts above the limit: a human spot-check is due"),
     ]
     found = []
     for name, value, threshold, message in checks:

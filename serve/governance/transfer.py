@@ -31,10 +31,10 @@ from pydantic import ValidationError as PydanticValidationError
 
 from reverie.api import ImportResult
 from reverie.errors import NotFoundError, ValidationError
-from reverie.ports import EmbeddingService
 from reverie.records import Note
 from reverie.store import LedgerFilter, NoteFilter, NoteWrite, Store
 from reverie.store.rows import note_from_row, rows
+from reverie.store.vectors import TextEmbedder
 
 FORMAT = "reverie-export"
 VERSION = 1
@@ -128,7 +128,7 @@ def _table(raw: bytes, member: str) -> pa.Table:
         raise ValidationError(f"{member} is not a Parquet file; send the file `reverie export` wrote") from exc
 
 
-def import_archive(store: Store, embedder: EmbeddingService, archive: Archive, principal: str) -> ImportResult:
+def import_archive(store: Store, embedder: TextEmbedder, archive: Archive, principal: str) -> ImportResult:
     notes = _notes(archive.notes, archive.project)
     vectors, reembedded = _vectors(store, embedder, archive, notes)
     writes = [NoteWrite(n, "import", "imported", v) for n, v in zip(notes, vectors, strict=True)]
@@ -159,7 +159,7 @@ def _notes(table: pa.Table, project: str) -> list[Note]:
     return found
 
 
-def _vectors(store: Store, embedder: EmbeddingService, archive: Archive, notes: Sequence[Note]) -> tuple[list[np.ndarray], bool]:
+def _vectors(store: Store, embedder: TextEmbedder, archive: Archive, notes: Sequence[Note]) -> tuple[list[np.ndarray], bool]:
     spec = store.tables.spec
     same = archive.manifest["embedder"] == {"name": spec.name, "dim": spec.dim} and "vector" in archive.notes.column_names
     if same:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 import bm25s
 import faiss
@@ -120,7 +120,7 @@ class AgentTurns:
     keyed: set[str] = field(default_factory=set)
     days: Days = field(default_factory=Days)
     lexical: Lexical = field(default_factory=lambda: Lexical(None, None, 0, 0, 0.0))
-    watermark: object = None  # the newest ``ingested_at`` read
+    watermark: datetime | None = None  # the newest ``ingested_at`` read
     stored: int = 0  # events of the agent in the store when last read, quarantined ones included
     version: tuple[int, int] = (-1, -1)  # the events' and the keys' table versions last read
     checked_at: float = 0.0

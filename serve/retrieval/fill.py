@@ -1,6 +1,8 @@
 """Filling the token budget from the one fused order (DESIGN §4.6): the last step of a retrieval.
 
-Items come in fused order while their score clears ``retrieval.relevance_floor``; at most ``k`` notes;
+Items come in fused order while their score clears ``retrieval.relevance_floor`` and
+``retrieval.relevance_share`` of the best item's score (the stop rule: once the order's scores have
+fallen that far below its head, what follows is chatter that merely fills the budget); at most ``k`` notes;
 each only if the rendered block still fits the budget (a day's header line counts with its first
 turn); a turn that a chosen note cites is left out, and one chosen before that note is dropped again
 (the note stands for it, and its tokens go back to the budget). Lines are built and counted in
@@ -75,6 +77,7 @@ class Fill:
     def __init__(self, tokens: TokenCounter, settings: RetrievalSettings) -> None:
         self._tokens = tokens
         self._floor = settings.relevance_floor
+        self._share = settings.relevance_share
         self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._day_cost = tokens.count(day_line("2000-01-01"))
 
@@ -82,7 +85,7 @@ class Fill:
         """Items in fused order while they clear the relevance floor, each only if the block still
         fits the budget (at most ``k`` notes; turns a chosen note cites are left out)."""
         chosen = _Chosen(used=self._frame)
-        relevant = [r for r in order if r.score >= self._floor]
+        relevant = self._relevant(order)
         notes_taken = 0
         for start in range(0, len(relevant), _COUNT_CHUNK):
             chunk = relevant[start: start + _COUNT_CHUNK]
@@ -95,6 +98,12 @@ class Fill:
             if chosen.used >= budget - 1:
                 break
         return self._rendered(chosen, budget)
+
+    def _relevant(self, order: list[Ranked]) -> list[Ranked]:
+        """The items that clear the absolute floor and the share of the best score."""
+        best = max((r.score for r in order), default=0.0)
+        cut = max(self._floor, self._share * best)
+        return [r for r in order if r.score >= cut]
 
     def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
                    budget: int) -> bool:

@@ -36,8 +36,8 @@ import pyarrow as pa
 from reverie.records import VISIBLE_BATCH_STATUSES
 from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
-from reverie.store.scopes import names_own_project
 from reverie.store.rows import rows
+from reverie.store.scopes import names_own_project
 from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 

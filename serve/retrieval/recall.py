@@ -21,10 +21,11 @@ fill the token budget while items stay relevant, render.
    key dense ``weight_turn_key``, key full text ``weight_turn_key_lexical``, time window
    ``weight_turn_window``); a note ranks at least where the best turn it cites ranks (it stands for
    that turn, which the fill then leaves out).
-5. Fit: items in that order while their fused score clears ``relevance_floor``, at most ``k`` notes,
-   each only if the block still fits the budget; a turn a chosen note cites is left out (the note
-   stands for it). ``tokens`` is the rendered block's count with the bundled tokenizer, never over
-   the budget; every item carries its ``rank`` in the order. Rendering: :mod:`serve.retrieval.block`.
+5. Fit: items in that order while their fused score clears ``relevance_floor`` and
+   ``relevance_share`` of the best item's score, at most ``k`` notes, each only if the block still
+   fits the budget; a turn a chosen note cites is left out (the note stands for it). ``tokens`` is
+   the rendered block's count with the bundled tokenizer, never over the budget; every item carries
+   its ``rank`` in the order. Rendering: :mod:`serve.retrieval.block`.
 """
 
 from __future__ import annotations
@@ -39,10 +40,10 @@ import numpy as np
 from reverie.api import RetrieveRequest, namespace_path
 from reverie.dates import windows
 from reverie.errors import ForbiddenError, UnavailableError
-from reverie.ports import EmbeddingService
 from reverie.settings import RetrievalSettings
 from reverie.store import Store
 from reverie.store.scopes import is_personal, scope_project
+from reverie.store.vectors import TextEmbedder
 from reverie.tokens import TokenCounter
 from serve.auth.access import Principal, retrieval_access
 from serve.retrieval.fill import Fill, Ranked, Recalled
@@ -102,7 +103,7 @@ def merged(hits: list[Hits], depth: int) -> list[Candidate]:
 
 
 class Recaller:
-    def __init__(self, store: Store, embedder: EmbeddingService, tokens: TokenCounter, settings: RetrievalSettings) -> None:
+    def __init__(self, store: Store, embedder: TextEmbedder, tokens: TokenCounter, settings: RetrievalSettings) -> None:
         self.settings = self._settings = settings
         self._embedder = embedder
         self._tokens = tokens

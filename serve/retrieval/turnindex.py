@@ -25,11 +25,11 @@ from datetime import datetime
 import numpy as np
 
 from reverie.dates import Window
-from reverie.ports import EmbeddingService
 from reverie.records import Event
 from reverie.settings import RetrievalSettings
 from reverie.store import EventFilter, Store
 from reverie.store.rows import event_from_row, rows
+from reverie.store.vectors import TextEmbedder
 from serve.retrieval.agentturns import AgentTurns, Turn, TurnHits
 
 __all__ = ["Turn", "TurnHits", "TurnIndex"]
@@ -37,7 +37,7 @@ _READ_ALL_KEYS_ABOVE = 512
 
 
 class TurnIndex:
-    def __init__(self, store: Store, embedder: EmbeddingService, settings: RetrievalSettings, dim: int) -> None:
+    def __init__(self, store: Store, embedder: TextEmbedder, settings: RetrievalSettings, dim: int) -> None:
         self._store = store
         self._embedder = embedder
         self._settings = settings

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, Body, Depends, Query, Response
 
 from reverie.api import ImportResult, PurgeRequest, PurgeResult
 from serve.auth.access import Principal, require
 from serve.governance.forget import purge
-from serve.routes.context import ERRORS, NAME, Caller, Deps
 from serve.governance.transfer import export_project, import_archive, read_archive
+from serve.routes.context import ERRORS, NAME, Caller, Deps
 
 router = APIRouter(prefix="/v1", responses=ERRORS, tags=["governance"])
 
@@ -36,17 +35,17 @@ def export_route(principal: Caller, deps: Deps, project: Annotated[str, Query(pa
     return Response(content=data, media_type=ZIP, headers=headers)
 
 
-@router.post(
-    "/import", response_model=ImportResult,
-    openapi_extra={"requestBody": {"required": True, "content": {ZIP: {"schema": {"type": "string", "format": "binary"}}}}},
-)
-async def import_route(request: Request, principal: Caller, deps: Deps) -> ImportResult:
-    """Import an archive written by ``GET /v1/export`` as one atomic ``import`` batch."""
+def _importer(principal: Caller) -> Principal:
+    """The caller, if its role may import (a dependency: a refused caller gets 403 before the body is read)."""
     require(principal, "import")
-    data = await request.body()
-    return await run_in_threadpool(_import, data, principal, deps)
+    return principal
 
 
-def _import(data: bytes, principal: Principal, deps: Deps) -> ImportResult:
+@router.post("/import", response_model=ImportResult)
+def import_route(
+    data: Annotated[bytes, Body(media_type=ZIP, description="a ZIP archive from `GET /v1/export`")],
+    principal: Annotated[Principal, Depends(_importer)], deps: Deps,
+) -> ImportResult:
+    """Import an archive written by ``GET /v1/export`` as one atomic ``import`` batch."""
     archive = read_archive(data, deps.settings.serve.max_import_bytes)
     return import_archive(deps.store, deps.embedder, archive, principal.id)

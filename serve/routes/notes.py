@@ -36,7 +36,9 @@ def list_notes(
     agent: IdQuery = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     cursor: Annotated[str | None, Query(pattern=ID)] = None,
-    namespace: Annotated[str | None, Query(min_length=1, max_length=2200, description="notes filed under this namespace (labels joined by '.') or below it")] = None,
+    namespace: Annotated[str | None, Query(
+        min_length=1, max_length=2200, description="notes filed under this namespace (labels joined by '.') or below it",
+    )] = None,
     key: Annotated[str | None, Query(min_length=1, max_length=256, description="notes written under this key")] = None,
 ) -> NoteList:
     """Notes the caller may see, ordered by id, one page at a time (``next_cursor`` for the next)."""

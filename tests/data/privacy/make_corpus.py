@@ -212,13 +212,13 @@ def person(r: random.Random) -> tuple[str, str]:
 
 
 def g_email(r: random.Random, half: str) -> Out:
-    f, l = person(r)
+    first, last = person(r)
     if half == "dev":
-        local = r.choice([f"{f}.{l}", f"{f[0]}{l}", f"{f}_{l}{r.randint(1, 99)}"])
+        local = r.choice([f"{first}.{last}", f"{first[0]}{last}", f"{first}_{last}{r.randint(1, 99)}"])
         v = f"{local}@{r.choice(DOMAINS)}"
     else:
-        local = r.choice([f"{f}+alerts", f"{f.capitalize()}.{l.capitalize()}", f"{l}-{f}",
-                          f"{f}{r.randint(1970, 2005)}"])
+        local = r.choice([f"{first}+alerts", f"{first.capitalize()}.{last.capitalize()}", f"{last}-{first}",
+                          f"{first}{r.randint(1970, 2005)}"])
         v = f"{local}@{r.choice(['ops.', 'eu.', ''])}{r.choice(DOMAINS)}"
     return v, v, "email"
 

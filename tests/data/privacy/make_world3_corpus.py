@@ -152,7 +152,8 @@ def aws_secret(r: random.Random) -> str:
 def jwt(r: random.Random) -> str:
     """RFC 7519: base64url(header).base64url(claims).base64url(signature)."""
     header = b64url(json.dumps({"alg": "RS256", "typ": "JWT", "kid": rs(r, 8)}).encode())
-    claims = b64url(json.dumps({"sub": ruuid(r), "iss": "https://auth.example.org/", "exp": 1767225600 + r.randrange(10**6)}).encode())
+    claims = b64url(json.dumps(
+        {"sub": ruuid(r), "iss": "https://auth.example.org/", "exp": 1767225600 + r.randrange(10**6)}).encode())
     return f"{header}.{claims}.{b64url(r.randbytes(256))}"
 
 
@@ -517,7 +518,8 @@ def phone_fr(r: random.Random) -> str:
 
 def phone_us(r: random.Random) -> str:
     """US number in the (NPA) NXX-XXXX form or dashed."""
-    number = valid_phone(r, "US", lambda q: q.choice(["415", "212", "617", "312", "206"]) + q.choice("23456789") + rs(q, 6, DG), NAT)
+    number = valid_phone(
+        r, "US", lambda q: q.choice(["415", "212", "617", "312", "206"]) + q.choice("23456789") + rs(q, 6, DG), NAT)
     return r.choice([number, re.sub(r"\((\d{3})\) ", r"\1-", number)])
 
 
@@ -581,7 +583,8 @@ def ca_sin(r: random.Random) -> str:
 
 def fr_nir(r: random.Random) -> str:
     """French NIR: sex, year, month, département, commune, order, then key 97 - (n mod 97)."""
-    body = f"{r.choice('12')}{r.randint(40, 99):02d}{r.randint(1, 12):02d}{r.randint(1, 95):02d}{r.randint(1, 999):03d}{r.randint(1, 999):03d}"
+    body = (f"{r.choice('12')}{r.randint(40, 99):02d}{r.randint(1, 12):02d}{r.randint(1, 95):02d}"
+            f"{r.randint(1, 999):03d}{r.randint(1, 999):03d}")
     key = 97 - int(body) % 97
     value = body + f"{key:02d}"
     assert std_nir.is_valid(value)

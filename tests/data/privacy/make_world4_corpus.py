@@ -467,7 +467,8 @@ def age_secret_key(r: random.Random) -> str:
 def onepassword_token(r: random.Random) -> str:
     """1Password service-account token ``ops_`` + base64(JSON), starting ``ops_eyJ``."""
     payload = json.dumps({"signInAddress": "my.1password.com", "userAuth": {"method": "SRPg-4096", "alg": "PBES2g-HS256",
-                          "iterations": 650000, "salt": b64url(r.randbytes(16))}, "email": f"{rs(r, 12, LO)}@1passwordserviceaccounts.com",
+                          "iterations": 650000, "salt": b64url(r.randbytes(16))},
+                          "email": f"{rs(r, 12, LO)}@1passwordserviceaccounts.com",
                           "srpX": rs(r, 64, HEX), "muk": {"alg": "A256GCM", "ext": True, "k": b64url(r.randbytes(32))}},
                          separators=(",", ":"))
     return "ops_" + b64url(payload.encode())
@@ -525,7 +526,8 @@ def flyio_token(r: random.Random) -> str:
 def teams_webhook(r: random.Random) -> tuple[str, str]:
     """Power Automate Workflows URL for Teams; the ``sig`` query value is the secret."""
     sig = rs(r, 43, URLSAFE)
-    return (f"https://prod-{r.randint(10, 99)}.westeurope.logic.azure.com:443/workflows/{rs(r, 32, HEX)}/triggers/manual/paths/invoke"
+    return (f"https://prod-{r.randint(10, 99)}.westeurope.logic.azure.com:443"
+            f"/workflows/{rs(r, 32, HEX)}/triggers/manual/paths/invoke"
             f"?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig={sig}"), sig
 
 
@@ -683,9 +685,11 @@ PHONES: dict[str, tuple[str, Callable[[random.Random], str]]] = {
     "pt_mobile": ("PT", lambda r: f"9{r.choice('1236')}{dg(r, 1)} {dg(r, 3)} {dg(r, 3)}"),
     "it_mobile": ("IT", lambda r: f"3{r.choice(['33', '47', '28', '39', '40'])} {dg(r, 3)} {dg(r, 4)}"),
     "it_plus_rome": ("IT", lambda r: f"+39 06 {r.choice('2345')}{dg(r, 3)} {dg(r, 4)}"),
-    "pl_dashes": ("PL", lambda r: f"{r.choice(['50', '51', '53', '57', '60', '66', '69', '72', '78', '79', '88'])}{dg(r, 1)}-{dg(r, 3)}-{dg(r, 3)}"),
+    "pl_dashes": ("PL", lambda r: f"{r.choice(['50', '51', '53', '57', '60', '66', '69', '72', '78', '79', '88'])}"
+                                  f"{dg(r, 1)}-{dg(r, 3)}-{dg(r, 3)}"),
     "se_mobile": ("SE", lambda r: f"07{r.choice('0236')}-{dg(r, 3)} {dg(r, 2)} {dg(r, 2)}"),
-    "no_plus": ("NO", lambda r: f"+47 {r.choice(['40', '41', '46', '47', '48', '90', '92', '95', '98'])}{dg(r, 1)} {dg(r, 2)} {dg(r, 3)}"),
+    "no_plus": ("NO", lambda r: f"+47 {r.choice(['40', '41', '46', '47', '48', '90', '92', '95', '98'])}"
+                                f"{dg(r, 1)} {dg(r, 2)} {dg(r, 3)}"),
     "dk_plus": ("DK", lambda r: f"+45 {r.choice(['20', '30', '40', '50', '60'])} {nz(r)}{dg(r, 1)} {dg(r, 2)} {dg(r, 2)}"),
     "fi_mobile": ("FI", lambda r: f"04{r.choice('0145')} {dg(r, 3)} {dg(r, 4)}"),
     "cz_plus": ("CZ", lambda r: f"+420 {r.choice(['601', '602', '603', '731', '777'])} {dg(r, 3)} {dg(r, 3)}"),
@@ -815,13 +819,13 @@ def card(brand: str, sep: str) -> Gen:
 
 def es_ccc_digit(digits: str) -> str:
     weights = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    v = 11 - sum(int(d) * w for d, w in zip(digits, weights)) % 11
+    v = 11 - sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
     return str({10: 1, 11: 0}.get(v, v))
 
 
 IT_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                   [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8,
-                   12, 14, 16, 10, 22, 25, 24, 23]))
+                   12, 14, 16, 10, 22, 25, 24, 23], strict=True))
 
 
 def it_cin(abi: str, cab: str, account: str) -> str:
@@ -874,7 +878,7 @@ def bban(r: random.Random, country: str) -> str:
     if country == "NO":
         while True:
             payload = r.choice(["1503", "8601", "6063"]) + dg(r, 6)
-            rest = sum(int(d) * w for d, w in zip(payload, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2])) % 11
+            rest = sum(int(d) * w for d, w in zip(payload, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2], strict=True)) % 11
             if rest != 1:
                 return payload + str((11 - rest) % 11)
     if country == "PL":
@@ -1039,7 +1043,7 @@ def br_cpf_value(r: random.Random) -> str:
         if len(set(digits)) > 1:
             break
     for n in (10, 11):
-        s = sum(d * w for d, w in zip(digits, range(n, 1, -1)))
+        s = sum(d * w for d, w in zip(digits, range(n, 1, -1), strict=True))
         digits.append(s * 10 % 11 % 10)
     return "".join(map(str, digits))
 
@@ -1117,7 +1121,8 @@ CANARY: dict[str, Gen] = {
     "password": whole("password", password_value),
     "url_password": whole("url_credentials", url_password),
     "bearer_token": whole("bearer_token", lambda r: rs(r, r.choice([32, 40, 64]), URLSAFE + ".~")),
-    "basic_auth": whole("basic_auth", lambda r: b64(f"{r.choice(['svc-ci', 'grafana', 'admin', 'scraper'])}:{url_password(r)}".encode())),
+    "basic_auth": whole("basic_auth",
+                        lambda r: b64(f"{r.choice(['svc-ci', 'grafana', 'admin', 'scraper'])}:{url_password(r)}".encode())),
     "k8s_b64_password": whole("password", lambda r: b64(password_value(r).encode())),
     # personal data
     **{f"phone_{key}": phone(key) for key in PHONES},
@@ -1198,7 +1203,8 @@ FILL: dict[str, Callable[[random.Random], str]] = {
     "sha512_b64": lambda r: b64(r.randbytes(64)),
     "ssh_pub": lambda r: b64(b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + r.randbytes(32)),
     "cert_body": lambda r: "\n".join(textwrap64(b64(bytes.fromhex("308203") + r.randbytes(240)))),
-    "ec_pub": lambda r: "\n".join(textwrap64(b64(bytes.fromhex("3059301306072a8648ce3d020106082a8648ce3d030107034200") + b"\x04" + r.randbytes(64)))),
+    "ec_pub": lambda r: "\n".join(textwrap64(b64(
+        bytes.fromhex("3059301306072a8648ce3d020106082a8648ce3d030107034200") + b"\x04" + r.randbytes(64)))),
     "acct12": lambda r: not_verhoeff(r, 12),
     "snowflake": lambda r: not_luhn(r, 19),
     "order17": lambda r: f"{r.randint(100, 999)}-{not_luhn(r, 7)}-{not_luhn(r, 7)}",
@@ -1280,16 +1286,21 @@ SECRET_ROWS = [
     "OP_SERVICE_ACCOUNT_TOKEN=<<onepassword_token>>",
     "AGE identity for sops: <<age_secret_key>>",
     # whole blocks pasted from a secrets file
-    "# .env.production (observability)\nDATADOG_API_KEY=<<datadog_key>>\nNEW_RELIC_API_KEY=<<new_relic_key>>\nGRAFANA_SA_TOKEN=<<grafana_token>>\nPOSTMAN_API_KEY=<<postman_key>>\nLINEAR_API_KEY=<<linear_key>>",
-    "CI variables copied over from the old Jenkins:\nTF_TOKEN_app_terraform_io=<<terraform_token>>\nPULUMI_ACCESS_TOKEN=<<pulumi_token>>\nCLOUDFLARE_API_TOKEN=<<cloudflare_token>>\nTAILSCALE_AUTHKEY=<<tailscale_key>>\nDOCKERHUB_TOKEN=<<dockerhub_token>>",
-    "keys for the eval harness:\nOPENROUTER_API_KEY=<<openrouter_key>>\nPERPLEXITY_API_KEY=<<perplexity_key>>\nXAI_API_KEY=<<xai_key>>\nREPLICATE_API_TOKEN=<<replicate_token>>\nELEVENLABS_API_KEY=<<elevenlabs_key>>",
+    ("# .env.production (observability)\nDATADOG_API_KEY=<<datadog_key>>\nNEW_RELIC_API_KEY=<<new_relic_key>>\n"
+     "GRAFANA_SA_TOKEN=<<grafana_token>>\nPOSTMAN_API_KEY=<<postman_key>>\nLINEAR_API_KEY=<<linear_key>>"),
+    ("CI variables copied over from the old Jenkins:\nTF_TOKEN_app_terraform_io=<<terraform_token>>\n"
+     "PULUMI_ACCESS_TOKEN=<<pulumi_token>>\nCLOUDFLARE_API_TOKEN=<<cloudflare_token>>\nTAILSCALE_AUTHKEY=<<tailscale_key>>\n"
+     "DOCKERHUB_TOKEN=<<dockerhub_token>>"),
+    ("keys for the eval harness:\nOPENROUTER_API_KEY=<<openrouter_key>>\nPERPLEXITY_API_KEY=<<perplexity_key>>\n"
+     "XAI_API_KEY=<<xai_key>>\nREPLICATE_API_TOKEN=<<replicate_token>>\nELEVENLABS_API_KEY=<<elevenlabs_key>>"),
     # generic: JWT, bearer, basic, keys
     "SUPABASE_SERVICE_ROLE_KEY=<<jwt>>",
     "the refresh endpoint returned {\"access_token\": \"<<jwt>>\", \"token_type\": \"Bearer\", \"expires_in\": 3600}",
     "curl -sS -H \"Authorization: Bearer <<bearer_token>>\" https://api.partner-portal.net/v3/invoices?limit=5",
     "proxy_set_header Authorization \"Basic <<basic_auth>>\";",
     "I committed this by accident, can we scrub history?\n<<private_key>>",
-    "  \"type\": \"service_account\",\n  \"project_id\": \"acme-analytics-prod\",\n  \"private_key_id\": \"{{hex40}}\",\n  \"private_key\": \"<<gcp_private_key>>",
+    ("  \"type\": \"service_account\",\n  \"project_id\": \"acme-analytics-prod\",\n  \"private_key_id\": \"{{hex40}}\",\n"
+     "  \"private_key\": \"<<gcp_private_key>>"),
     "<<putty_key>>",
     "<<pgp_key>>",
     # connection strings, URLs, config files
@@ -1305,9 +1316,11 @@ SECRET_ROWS = [
     "curl -u admin:<<password>> http://jenkins.corp.local:8080/job/deploy/build",
     "PGPASSWORD='<<password>>' psql -h 10.20.0.5 -U reporting analytics",
     "network={\n    ssid=\"Office-5G\"\n    psk=\"<<password>>\"\n}",
-    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\ndata:\n  username: YXBw\n  password: <<k8s_b64_password>>",
+    ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\ndata:\n  username: YXBw\n"
+     "  password: <<k8s_b64_password>>"),
     "apiVersion: v1\nkind: Secret\nmetadata:\n  name: smtp\nstringData:\n  SMTP_USER: mailer\n  SMTP_PASSWORD: \"<<password>>\"",
-    "# .env\nNODE_ENV=production\nSTRIPE_SECRET_KEY=<<stripe_key>>\nSENDGRID_API_KEY=<<sendgrid_key>>\nSESSION_SECRET=<<password>>",
+    ("# .env\nNODE_ENV=production\nSTRIPE_SECRET_KEY=<<stripe_key>>\nSENDGRID_API_KEY=<<sendgrid_key>>\n"
+     "SESSION_SECRET=<<password>>"),
     "# .env.local\nNEXT_PUBLIC_SITE_URL=https://shop.acme.io\nDATABASE_URL=mysql://shop:<<url_password>>@127.0.0.1:3306/shop\nGITHUB_SECRET=<<github_token>>",
     # passwords in prose, several languages
     "the wifi password for the offsite is <<password>>",
@@ -1384,7 +1397,8 @@ PERSONAL_ROWS = [
     "SEPA batch: <<iban_pl_paper>>, <<iban_at>>, <<iban_lu>>, <<iban_hr>>, <<iban_gr_paper>>",
     "Nordic payees: <<iban_no>>, <<iban_se>>, <<iban_dk_paper>>",
     "beneficiary IBAN <<iban_ae>>; Riyadh office <<iban_sa>>",
-    "payee,iban\nKaya Lojistik,<<iban_tr_paper>>\nTransilvania SRL,<<iban_ro>>\nLoja Ferreira,<<iban_br>>\nO'Sullivan Ltd,<<iban_ie>>",
+    ("payee,iban\nKaya Lojistik,<<iban_tr_paper>>\nTransilvania SRL,<<iban_ro>>\nLoja Ferreira,<<iban_br>>\n"
+     "O'Sullivan Ltd,<<iban_ie>>"),
     # national identifiers
     "SSN <<ssn_dash>> on the W-9",
     "social security no. <<ssn_space>>",
@@ -1503,12 +1517,14 @@ CLEAN_ROWS = [
     "email: user@<your-domain>",
     "kubectl create secret generic db-creds --from-env-file=.env.prod",
     "kubectl get secret db-creds -o jsonpath='{.data.password}' | base64 -d",
-    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  LOG_LEVEL: info\n  FEATURE_FLAGS: \"search,export\"",
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  LOG_LEVEL: info\n"
+     "  FEATURE_FLAGS: \"search,export\""),
     # base64 and tokens that are not secret
     "echo 'aGVsbG8sIHdvcmxkIQ==' | base64 -d   # hello, world!",
     "prefs cookie = eyJ0aGVtZSI6ImRhcmsiLCJsYW5nIjoiZW4ifQ (just {\"theme\":\"dark\",\"lang\":\"en\"})",
     "the header alone, eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9, decodes to {\"alg\":\"HS256\",\"typ\":\"JWT\"}",
-    "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\">",
+    ("<img src=\"data:image/png;base64,"
+     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\">"),
     # code
     "class AbstractAnnotationConfigDispatcherServletInitializer extends AbstractDispatcherServletInitializer {}",
     "def test_refund_is_rejected_when_the_original_charge_was_disputed_twice(client, ledger):",

@@ -403,7 +403,8 @@ HELD_SECRET = [
     "JIRA_API_TOKEN=<<atlassian_token>>",
     "SQUARE_ACCESS_TOKEN=<<square_token>>",
     "square_client = Client(access_token='<<square_token>>', environment='production')",
-    "# created: 2024-05-02T10:11:12Z\n# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n<<age_secret_key>>",
+    ("# created: 2024-05-02T10:11:12Z\n# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n"
+     "<<age_secret_key>>"),
     "SOPS_AGE_KEY=<<age_secret_key>>",
     "VAULT_TOKEN=<<vault_token>> vault kv get secret/app",
     "vault login <<vault_token>>",
@@ -428,7 +429,8 @@ HELD_SECRET = [
     "scalingo login --api-token <<scalingo_token>>",
     "oc login --token=<<openshift_token>> --server=https://api.cluster.example.com:6443",
     "AZURE_CLIENT_SECRET=<<azure_client_secret>>",
-    "az login --service-principal -u 7f1c0a4e-9d2b-4e3a-8c5f-0b6d2e1a9c3f -p <<azure_client_secret>> --tenant acme.onmicrosoft.com",
+    ("az login --service-principal -u 7f1c0a4e-9d2b-4e3a-8c5f-0b6d2e1a9c3f -p <<azure_client_secret>> --tenant "
+     "acme.onmicrosoft.com"),
     "SLACK_BOT_TOKEN=<<slack_token>>",
     "stripe.api_key = '<<stripe_key>>'",
     "aws configure set aws_access_key_id <<aws_key>>",
@@ -436,7 +438,8 @@ HELD_SECRET = [
     "MAILGUN_API_KEY=<<mailgun_key>>",
     "mailgun: domain mg.example.com, private key <<mailgun_key>>",
     "TELEGRAM_BOT_TOKEN=<<telegram_token>>",
-    "{\"type\": \"service_account\", \"project_id\": \"acme-prod\", \"private_key\": \"<<private_key>>\", \"client_email\": \"ci@acme-prod.iam.gserviceaccount.com\"}",
+    ("{\"type\": \"service_account\", \"project_id\": \"acme-prod\", \"private_key\": \"<<private_key>>\", \"client_email\": "
+     "\"ci@acme-prod.iam.gserviceaccount.com\"}"),
     # secrets said in prose and key-value forms
     "the root password is <<password>>",
     "FYI the staging db password is now <<password>> until Monday.",

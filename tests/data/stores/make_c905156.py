@@ -1,12 +1,15 @@
 """Writes tests/data/stores/c905156: a store as the code at commit c905156 wrote it (no event_vectors table)."""
-import shutil, sys
+import shutil
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
+
 from reverie.clock import ManualClock
-from reverie.embed import HashEmbedder, spec_for
+from reverie.embed import spec_for
 from reverie.records import Event
 from reverie.settings import EmbeddingSettings, StoreSettings
 from reverie.store import Store
+
 out = Path(sys.argv[1])
 shutil.rmtree(out, ignore_errors=True)
 at = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
