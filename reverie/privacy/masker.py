@@ -14,6 +14,7 @@ from reverie.privacy.personal import PhoneDetector, personal_data_detectors
 from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.ruleset import load_ruleset
+from reverie.privacy.values import filler
 from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
@@ -113,6 +114,7 @@ class Masker:
             for detector in self._detectors
             if not detector.triggers or any(t in lowered for t in detector.triggers)
             for f in detector.find(segment)
+            if f.category != "SECRET" or not filler(segment[f.start:f.end])
         ]
         return merge(raw)
 

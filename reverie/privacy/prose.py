@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from reverie.privacy.findings import Detector, PatternDetector, Span
-from reverie.privacy.values import CODE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
+from reverie.privacy.values import CODE_REFERENCE, FILE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
 
 # English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
 # Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
@@ -76,7 +76,7 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or CODE_REFERENCE.match(value) is not None or "://" in value
+            or CODE_REFERENCE.match(value) is not None or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
