@@ -254,7 +254,7 @@ URL_CREDENTIALS = re.compile(
 )
 # "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
@@ -298,6 +298,25 @@ APP_SETTING = re.compile(
 # or a dot, the port is digits or ``*`` (so MAC addresses and times are not read as one).
 PGPASS_LINE = re.compile(
     r"(?m)^[ \t]*(?=[^:\s]*[A-Za-z.*])[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s]+)[ \t]*$"
+)
+# Command lines that take a password as an argument: a registry login's ``-p``/``--password``
+# (docker(1), podman, helm registry), redis-cli's ``-a``/``--pass``, ``rabbitmqctl add_user USER
+# PASSWORD`` and ``change_password``, Windows' ``net use \\host\share /user:NAME PASSWORD``.
+ARGUMENT_VALUE = r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"]{4,128}))(?![^\s])"
+CLI_PASSWORD = re.compile(
+    r"(?:\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
+    r"|\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+"
+    r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)[ \t]+"
+    r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/))"
+    + ARGUMENT_VALUE
+)
+# SQL's ``CREATE USER … IDENTIFIED BY 'PASSWORD'`` (MySQL, Oracle), ``PASSWORD 'x'`` (PostgreSQL).
+SQL_PASSWORD = re.compile(r"(?i)\b(?:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by|password)[ \t]+'(?P<sq>[^'\n]{1,128})'")
+# An environment variable as a name and a value (Kubernetes' ``env: - name: X value: …``, ECS task
+# definitions ``{"name": "X", "value": …}``), the name naming a secret.
+NAMED_ENV_VALUE = re.compile(
+    rf"(?i)[\"']?\bname[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]*(?:{SECRET_KEYWORD})[\w.\-]*[\"']?[ \t]*,?[ \t]*\n?[ \t]*-?[ \t]*"
+    r"[\"']?value[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<v>[^\s\"',}]{1,256}))"
 )
 # <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
 XML_SECRET = re.compile(
@@ -347,11 +366,15 @@ def literal_value(text: str, match: re.Match[str]) -> Span | None:
     return match.span("v") if literal_secret(match.group("v")) else None
 
 
+def quoted_literal(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("sq") if literal_secret(match.group("sq")) else None
+
+
 def quoted_or_literal(text: str, match: re.Match[str]) -> Span | None:
     """A quoted value as it stands, else a bare one that looks like a literal secret."""
     for group in ("sq", "dq"):
         if match.group(group) is not None:
-            return match.span(group)
+            return match.span(group) if literal_secret(match.group(group)) else None
     return literal_value(text, match)
 
 
@@ -387,6 +410,9 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
         secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
         secret("password", PIPED_PASSWORD, ("sudo", "passwd"), quoted_or_literal),
+        secret("password", CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use"), quoted_or_literal),
+        secret("password", SQL_PASSWORD, ("identified", "password"), quoted_literal),
+        secret("password", NAMED_ENV_VALUE, SECRET_TRIGGERS, quoted_or_literal),
     )
 
 

@@ -35,9 +35,11 @@ COPULA_LINK = (
     rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*[:=][ \t]*)"
 )
 # After words for what the secret is for, an "=" stuck to the last word is part of the value
-# ("salasana on LHybDC7X=LQY…"), not a link.
+# ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on" and the Arabic
+# "هي"/"هو" are copulas too ("salasana testipalvelimelle on X", "كلمة المرور لخادم الاختبار هي X").
+WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو)"
 WORDS_COPULA_LINK = (
-    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
+    rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
 )
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
@@ -47,10 +49,10 @@ LINK = (
     + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )
-# Any other words for what the secret is for, at most six and none a copula ("nueva del router",
+# Any other words for what the secret is for, at most eight and none a copula ("nueva del router",
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
-QUALIFIED_LINK = rf"(?:[ \t]+(?!{COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,6}}?" + WORDS_COPULA_LINK
+QUALIFIED_LINK = rf"(?:[ \t]+(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,8}}?" + WORDS_COPULA_LINK
 PROSE_SECRET = re.compile(
     rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
@@ -67,6 +69,10 @@ CJK_SECRET = re.compile(
 )
 
 
+# A date, maybe with a time (``2023-07-26``, ``26.07.2023``): when, not what ("rotated … on 2023-07-26").
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?|\d{1,2}([./])\d{1,2}\1\d{2,4}")
+
+
 def reads_as_word(value: str) -> bool:
     digit = any(ch.isdigit() for ch in value)
     symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
@@ -77,6 +83,7 @@ def reads_as_word(value: str) -> bool:
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
             or CODE_REFERENCE.match(value) is not None or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
@@ -93,8 +100,16 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     digit = any(ch.isdigit() for ch in value)
     symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
     many_digits = len(value) >= 16 and sum(ch.isdigit() for ch in value) >= len(value) / 4
-    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value)
+    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value) or passphrase(value)
     return match.span("v") if keyish else None
+
+
+def passphrase(value: str) -> bool:
+    """Three words or more and a number, joined by hyphens or underscores, as password managers
+    generate them (``tiramisu-hibou-mariposa-71``), unlike a standard's name (``NIST-800-63B``)."""
+    parts = re.split(r"[\-_]", value)
+    words = sum(part.isalpha() and len(part) >= 3 for part in parts)
+    return words >= 3 and any(part.isdigit() for part in parts) and all(parts)
 
 
 def case_noise(value: str) -> bool:
