@@ -25,7 +25,7 @@ FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
 PERSONAL = ("iban", "za_id", "ro_cnp", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
             "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
-            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar",
+            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar", "cn_ric", "in_pan",
             "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text

@@ -10,6 +10,8 @@ lines, bearer and token headers, and legacy OpenAI keys.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from reverie.privacy.findings import Detector, Locate, PatternDetector, Span, value_group, whole_match
@@ -21,6 +23,9 @@ PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?)-----"
     rf"(?:{PEM_BODY}*?-----END (?P=kind)-----|{PEM_BODY}*)"
 )
+# A PEM block in base64, as kubeconfig's ``client-key-data`` and Kubernetes Secrets' ``data`` hold
+# it: base64 of "-----BEGIN " is "LS0tLS1CRUdJTi"; the block decodes to a private key's BEGIN line.
+BASE64_PEM = re.compile(r"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
 # PuTTY's PPK file format (PuTTY manual, appendix C).
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?Private-MAC: [0-9a-fA-F]+", re.DOTALL)
 # OpenAI API keys, legacy 'sk-' and project/service-account forms (platform.openai.com docs).
@@ -204,6 +209,10 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
      re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?"
                 r"(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
      ("launchdarkly", "ldclient", "ld_")),
+    # Cohere API keys: 40 alphanumerics (docs.cohere.com, "API keys"), under an api_key name in a
+    # text that names Cohere (``cohere.ClientV2(api_key="…")``); gitleaks wants "cohere" right before.
+    ("cohere_key", re.compile(r"(?i)\b(?:co_|cohere_)?api_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{40})(?![\w\-])"),
+     ("cohere",)),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
     # Teams incoming webhooks moved from Office 365 connectors to Workflows (learn.microsoft.com,
     # "Create incoming webhooks with Workflows for Microsoft Teams"): a Logic Apps / Power Automate
@@ -234,6 +243,10 @@ AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
+# A 40-character secret under a plain "secret" name, beside an access key id (AKIA long-term,
+# ASIA temporary): the pair an AWS SDK logs or an env dump prints.
+PAIRED_AWS_SECRET = re.compile(r"(?i)\bsecret[\"'`]?[ \t]*[:=][ \t]*[\"'`]?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
+AWS_KEY_ID = re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")
 # The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
 # header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
 # and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
@@ -248,6 +261,9 @@ BEARER = re.compile(
 TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])x-[\w\-]*token[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
 BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
+# Docker's and Podman's registry credentials (``~/.docker/config.json``, ``auth.json``): ``"auth":``
+# and the base64 of ``user:password``, as in a Basic header.
+REGISTRY_AUTH = re.compile(r"(?i)[\"']auth[\"'][ \t]*:[ \t]*[\"'](?P<v>[A-Za-z0-9+/]{12,}={0,2})[\"']")
 # RFC 3986 section 3.2.1: userinfo in a URI.
 URL_CREDENTIALS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
@@ -337,6 +353,27 @@ def private_key_span(text: str, match: re.Match[str]) -> Span | None:
     return match.start(), match.start() + len(body)
 
 
+def base64_private_key_span(text: str, match: re.Match[str]) -> Span | None:
+    """The block, when its first line decodes to a private key's BEGIN line (not a certificate's)."""
+    head = match.group(0)[:96].rstrip("=")
+    decoded = base64.b64decode(head[:len(head) // 4 * 4])
+    return match.span() if b"PRIVATE KEY" in decoded.split(b"\n", 1)[0] else None
+
+
+def basic_credentials_span(text: str, match: re.Match[str]) -> Span | None:
+    """The value, when it decodes to printable ``user:password`` (RFC 7617)."""
+    value = match.group("v").rstrip("=")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return match.span("v") if ":" in decoded[1:-1] and decoded.isprintable() else None
+
+
+def paired_aws_secret_span(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("v") if AWS_KEY_ID.search(text) else None
+
+
 def bearer_span(text: str, match: re.Match[str]) -> Span | None:
     """The token, less dots that end a sentence; a quote right after keeps them (RFC 6750's
     b64token may end in ".")."""
@@ -390,6 +427,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("heroku_key", HEROKU_UUID, ("heroku",), value_group),
         secret("mailgun_key", MAILGUN_KEY, ("mailgun",)),
         secret("private_key", PRIVATE_KEY_BLOCK, ("private key",), private_key_span),
+        secret("private_key", BASE64_PEM, ("ls0tls1crudjti",), base64_private_key_span),
         secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
         secret("openai_key", OPENAI_KEY, ("sk-",), random_value),
         secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
@@ -401,6 +439,8 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
         secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
         secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
+        secret("basic_auth", REGISTRY_AUTH, ("auth",), basic_credentials_span),
+        secret("aws_secret", PAIRED_AWS_SECRET, ("akia", "asia"), paired_aws_secret_span),
         *(secret(label, pattern, triggers, value_group) for label, pattern, triggers in NAMED_KEYS),
         secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
         secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),

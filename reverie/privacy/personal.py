@@ -69,7 +69,7 @@ PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
-    r"celular|cel|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
+    r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|"
     r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
 )

@@ -115,6 +115,7 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
 LABEL_OF_FAMILY: Mapping[str, str] = MappingProxyType({
     "gitlab-": "gitlab_token", "new-relic-": "new_relic_key", "mailgun-": "mailgun_key",
     "alibaba-": "alibaba_key", "flutterwave-": "flutterwave_key", "linear-": "linear_key",
+    "cohere-": "cohere_key",
 })
 # Key names that name an identifier, not a credential (an Idempotency-Key header, a cache or
 # partition key, a public key): generic-* rules do not fire on them.
