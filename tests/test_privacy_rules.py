@@ -506,6 +506,7 @@ def test_a_value_with_an_equals_sign_is_masked_whole(masker: Masker) -> None:
     "Set-Secret -Name ApiToken -Secret (Read-Host -AsSecureString)",  # a subexpression, not a value
     "vault kv put secret/app/db password=@db-password.txt",           # a file given for the value
     "contact: user@example.com, phone: +1 555 0123",                  # documentation address, local-only number
+    "Author: Build Bot <build@noreply.invalid>",                       # .invalid never resolves
     "scp -P 2200 build.tar.gz deploy@10.0.0.12:/srv/releases/",       # the login of a copy command
     "rsync -az ./dist/ ci@web-01.internal:/var/www/",
     "shipped; tracking 1Z 999 AA1 01 2345 6784",                      # digits continuing a letter-and-digit code

@@ -4,8 +4,10 @@ JSON-escaped), provider tokens gitleaks lacks (Docker Hub, Figma, Supabase, Groq
 LangSmith, Buildkite, Vault batch, Mapbox secret, 1Password, Dropbox, Notion, Discord, Datadog,
 legacy Heroku and Mailgun keys, Mollie, Paystack, DeepSeek, Razorpay, Render, Sentry org tokens,
 Azure DevOps PATs, X bearer tokens, Okta, Cloudflare, ngrok), AWS secret keys by their key name,
-``password = ...`` assignments in code, config and env files, credentials in URLs and command
-lines, bearer and token headers, and legacy OpenAI keys.
+``password = ...`` assignments in code, config and env files (and as env name/value pairs),
+credentials in URLs and command lines (curl, mysql, sshpass, registry logins, redis-cli, rabbitmqctl,
+net use, SQL ``IDENTIFIED BY``), base64 PEM keys, registry ``auth`` entries, bearer and token
+headers, and legacy OpenAI keys.
 """
 
 from __future__ import annotations

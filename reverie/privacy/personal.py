@@ -40,9 +40,12 @@ OBFUSCATED_EMAIL = re.compile(
 REMOTE_LOGIN = re.compile(r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh)[ \t]+(?:[^\n@|;&]*?[ \t])?$")
 # The addresses documentation writes (RFC 2606/6761 reserved names): a generic local part at a
 # reserved domain. A named person at example.com (``chen.petrova@example.com``) is still masked.
+# Any address under ``.invalid`` (``ci@noreply.invalid``), which RFC 6761 says can never resolve,
+# names no mailbox.
 PLACEHOLDER_EMAIL = re.compile(
     r"(?i)(?:user(?:name)?|name|you|your(?:[._]?name|[._]?email)?|someone|somebody|email|me|foo|bar|test|example"
     r"|(?:john|jane)[._]?doe|first(?:name)?[._]last(?:name)?)@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid)"
+    r"|[^@]+@(?:[\w\-]+\.)*invalid"
 )
 
 

@@ -6,7 +6,8 @@ A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, t
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
 it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
-digits; letters whose case flips often) or mixes symbols and digits. So "the password is required"
+digits; letters whose case flips often; a generated passphrase of three words and a number) or
+mixes symbols and digits; a date or an ``@file`` is never a value. So "the password is required"
 and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the credential word is
 not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; the value
 is the run of ASCII characters that follows.
