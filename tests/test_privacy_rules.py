@@ -3,6 +3,7 @@ phone regions, national identifiers and secrets said in prose."""
 
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
@@ -495,3 +496,85 @@ def test_a_32_hex_sk_key_is_openais_where_deepseek_is_not_named(masker: Masker) 
 
 def test_a_value_with_an_equals_sign_is_masked_whole(masker: Masker) -> None:
     assert masker.mask(f"Palvelimen salasana on LHybDC7X={PW}").text == "Palvelimen salasana on [SECRET:password]"
+
+
+# ---- after the sixth held-out extension (heldout_world6.jsonl): the classes its blind run missed ----
+
+@pytest.mark.parametrize("text", [
+    "GITHUB_TOKEN=ghp_" + "x" * 36,                                   # a key-shaped placeholder
+    "OPENAI_API_KEY=sk-" + "X" * 48,
+    "Set-Secret -Name ApiToken -Secret (Read-Host -AsSecureString)",  # a subexpression, not a value
+    "vault kv put secret/app/db password=@db-password.txt",           # a file given for the value
+    "contact: user@example.com, phone: +1 555 0123",                  # documentation address, local-only number
+    "Author: Build Bot <build@noreply.invalid>",                       # .invalid never resolves
+    "scp -P 2200 build.tar.gz deploy@10.0.0.12:/srv/releases/",       # the login of a copy command
+    "rsync -az ./dist/ ci@web-01.internal:/var/www/",
+    "shipped; tracking 1Z 999 AA1 01 2345 6784",                      # digits continuing a letter-and-digit code
+    "The key vault rotated 3 secrets on 2024-02-29; nothing to do.",  # "on" a date
+    "docker login registry.example.io -u ci -p $REGISTRY_PASSWORD",   # a variable, not a password
+    "redis-cli -h cache -p 6379 -a \"$REDIS_PASSWORD\" PING",
+    "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=",  # a certificate, not a key
+    "build 110102197501288830 finished",                              # 18 digits with a failing check
+    "the PAN is ABCDE1234F",                                          # a PAN shape with no holder type
+    "order CARPF2353R shipped",                                       # a PAN shape, but nothing names it
+])
+def test_near_misses_of_the_sixth_extension_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+def test_a_named_person_at_a_documentation_domain_is_still_masked(masker: Masker) -> None:
+    assert masker.mask("invite chen.petrova@example.com").text == "invite [PII:email]"
+
+
+@pytest.mark.parametrize("text", [
+    f"redis-cli -h cache.internal -a '{PW}' INFO",
+    f"docker login ghcr.io -u bot --password {PW}",
+    f"rabbitmqctl add_user metrics '{PW}'",
+    f"rabbitmqctl change_password metrics {PW}",
+    f"net use Z: \\\\fs01\\share /user:CORP\\svc {PW} /persistent:no",
+    f"CREATE USER 'app'@'%' IDENTIFIED BY '{PW}';",
+    f"ALTER ROLE app WITH LOGIN PASSWORD '{PW}';",
+    f"env:\n  - name: SMTP_PASSWORD\n    value: \"{PW}\"",
+    f"{{\"name\": \"DB_PASS\", \"value\": \"{PW}\"}}",
+    f"wp config create --dbname=wp --dbuser=wp --dbpass='{PW}'",
+    f"Salasana palvelimelle on {PW}",
+    f"كلمة المرور للخادم هي {PW}",
+    f"La contraseña de la base de datos de staging es {PW}",  # seven words qualify it,
+])
+def test_passwords_of_the_sixth_extension_are_masked(masker: Masker, text: str) -> None:
+    out = masker.mask(text)
+    assert "[SECRET:password]" in out.text and PW not in out.text, out.text
+
+
+@pytest.mark.parametrize("text", [
+    "Mật khẩu máy chủ thử nghiệm là hibou-kirsche-tiramisu-42", "the vpn password is now otter_maple_lantern_19",
+])
+def test_generated_passphrases_in_prose_are_masked(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text.endswith("[SECRET:password]")
+
+
+def test_a_base64_pem_private_key_is_masked_whole(masker: Masker) -> None:
+    pem = base64.b64encode(b"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBk" + b"A" * 60 + b"\n-----END EC PRIVATE KEY-----\n")
+    assert masker.mask(f"client-key-data: {pem.decode()}").text == "client-key-data: [SECRET:private_key]"
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("身份证号：110102197501288838", "身份证号：[PII:cn_ric]"),
+    ('{"id_type": "resident_id", "id_number": "110102197501288838"}', '{"id_type": "resident_id", "id_number": "[PII:cn_ric]"}'),
+    ("PAN card number: CARPF2353R", "PAN card number: [PII:in_pan]"),
+    ("Permanent Account Number AAAPL1234C", "Permanent Account Number [PII:in_pan]"),
+    ("SG ops hotline 9368 1800", "SG ops hotline [PII:phone]"),
+])
+def test_identifiers_and_phones_of_the_sixth_extension_are_masked(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    (f"co = cohere.ClientV2(api_key=\"{A40}\")", "cohere_key"),
+    (f"CO_API_KEY={A40}", "cohere_key"),                                        # gitleaks' rule, our name
+    ('{"auths": {"ghcr.io": {"auth": "ZGVwbG95OnM0bXBsZVBhc3N3MHJk"}}}', "basic_auth"),
+    (f"credentials from env: key=AKIA{A40[:16].upper()} secret={A40}", "aws_secret"),
+])
+def test_tokens_of_the_sixth_extension_are_masked_under_their_own_label(masker: Masker, text: str, label: str) -> None:
+    out = masker.mask(text)
+    assert f"[SECRET:{label}]" in out.text and A40[:12] not in out.text and "ZGVwbG95" not in out.text, out.text

@@ -14,6 +14,7 @@ from reverie.privacy.personal import PhoneDetector, personal_data_detectors
 from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.ruleset import load_ruleset
+from reverie.privacy.values import filler
 from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
@@ -24,7 +25,7 @@ FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
 PERSONAL = ("iban", "za_id", "ro_cnp", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
             "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
-            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar",
+            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar", "cn_ric", "in_pan",
             "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
@@ -113,6 +114,7 @@ class Masker:
             for detector in self._detectors
             if not detector.triggers or any(t in lowered for t in detector.triggers)
             for f in detector.find(segment)
+            if f.category != "SECRET" or not filler(segment[f.start:f.end])
         ]
         return merge(raw)
 

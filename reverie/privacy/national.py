@@ -10,9 +10,9 @@ print (``1234.56.782``, ``123.456.789-09``) count alone. Likewise a 3-3-3 Canadi
 a phone number of a configured region, on a line that speaks of phones, counts as a SIN only
 after a word that names it. The same holds for the identifiers of :data:`NAMED_IDS` (Polish PESEL,
 Swedish personnummer, Danish CPR, Norwegian fødselsnummer, Portuguese NIF, Australian TFN, South
-African ID, Romanian CNP, and the bare forms of the Belgian, Chilean, Swiss, US, Canadian and Indian
-numbers); the Belgian, Chilean and Swiss printed shapes, the Finnish henkilötunnus and the Mexican
-CURP count alone.
+African ID, Romanian CNP, the Indian PAN, and the bare forms of the Belgian, Chilean, Swiss, US,
+Canadian and Indian numbers); the Belgian, Chilean and Swiss printed shapes, the Finnish
+henkilötunnus, the Chinese resident identity number and the Mexican CURP count alone.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from stdnum.br import cpf
 from stdnum.ca import sin
 from stdnum.ch import ssn as ahv
 from stdnum.cl import rut
+from stdnum.cn import ric
 from stdnum.de import idnr
 from stdnum.dk import cpr
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
-from stdnum.in_ import aadhaar
+from stdnum.in_ import aadhaar, pan
 from stdnum.it import codicefiscale
 from stdnum.mx import curp
 from stdnum.nl import bsn
@@ -127,6 +128,9 @@ BE_NRN_PRINTED = re.compile(NOT_A_TAIL + r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\
 CL_RUT_PRINTED = re.compile(NOT_A_TAIL + r"(?<!\.)\d{1,2}\.\d{3}\.\d{3}-[\dkK](?![\w\-]|\.\d)")
 CH_AHV_PRINTED = re.compile(NOT_A_TAIL + r"(?<!\.)756\.\d{4}\.\d{4}\.\d{2}(?![\w\-]|\.\d)")
 FI_HETU = re.compile(NOT_A_TAIL + r"\d{6}[\-+A-FU-Y]\d{3}[0-9A-Y](?![\w\-])")
+# Chinese resident identity number (GB 11643-1999): region, YYYYMMDD, serial, an ISO 7064 MOD 11-2
+# check character (0-9 or X). The date and the check pass about one run of 18 digits in 10 000.
+CN_RIC = re.compile(r"(?<![0-9A-Za-z\-+.])\d{17}[\dXx](?![0-9A-Za-z\-]|\.\d)")
 MX_CURP = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d(?![A-Za-z0-9])")
 # Where the check is weak (one number in ten: PESEL's 1-3-7-9 weights, the Swedish personnummer's
 # and the South African ID's Luhn; one in eleven: the Portuguese NIF, the Australian TFN, the
@@ -171,6 +175,9 @@ NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
      ("sin", "nas", "social")),
     ("aadhaar", named(r"aadhaar|aadhar|uid", r"\d{12}"), lambda v: aadhaar.is_valid(v), ("aadha", "uid")),
 )
+# Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
+# company …), four digits, a letter; no check digit, so only after a word that names it.
+IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
 
 
 def compact(value: str) -> str:
@@ -242,6 +249,7 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
         pii("ch_ahv", CH_AHV_PRINTED, lambda v: ahv.is_valid(v)),
         pii("fi_hetu", FI_HETU, lambda v: hetu.is_valid(v)),
+        pii("cn_ric", CN_RIC, lambda v: ric.is_valid(v)),
         pii("ssn", SSN, ssn_valid),
         PatternDetector("PII", "ca_sin", SIN, (), sin_located(is_phone)),
         pii("fr_nir", NIR, lambda v: nir.is_valid(compact(v))),
@@ -259,4 +267,5 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("uk_nino", NINO, nino_valid),
         pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
         pii("mx_curp", MX_CURP, lambda v: curp.is_valid(v)),
+        PatternDetector("PII", "in_pan", IN_PAN, ("pan", "permanent account"), checked_value(lambda v: pan.is_valid(v))),
     )

@@ -4,12 +4,16 @@ JSON-escaped), provider tokens gitleaks lacks (Docker Hub, Figma, Supabase, Groq
 LangSmith, Buildkite, Vault batch, Mapbox secret, 1Password, Dropbox, Notion, Discord, Datadog,
 legacy Heroku and Mailgun keys, Mollie, Paystack, DeepSeek, Razorpay, Render, Sentry org tokens,
 Azure DevOps PATs, X bearer tokens, Okta, Cloudflare, ngrok), AWS secret keys by their key name,
-``password = ...`` assignments in code, config and env files, credentials in URLs and command
-lines, bearer and token headers, and legacy OpenAI keys.
+``password = ...`` assignments in code, config and env files (and as env name/value pairs),
+credentials in URLs and command lines (curl, mysql, sshpass, registry logins, redis-cli, rabbitmqctl,
+net use, SQL ``IDENTIFIED BY``), base64 PEM keys, registry ``auth`` entries, bearer and token
+headers, and legacy OpenAI keys.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from reverie.privacy.findings import Detector, Locate, PatternDetector, Span, value_group, whole_match
@@ -21,6 +25,9 @@ PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?)-----"
     rf"(?:{PEM_BODY}*?-----END (?P=kind)-----|{PEM_BODY}*)"
 )
+# A PEM block in base64, as kubeconfig's ``client-key-data`` and Kubernetes Secrets' ``data`` hold
+# it: base64 of "-----BEGIN " is "LS0tLS1CRUdJTi"; the block decodes to a private key's BEGIN line.
+BASE64_PEM = re.compile(r"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
 # PuTTY's PPK file format (PuTTY manual, appendix C).
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?Private-MAC: [0-9a-fA-F]+", re.DOTALL)
 # OpenAI API keys, legacy 'sk-' and project/service-account forms (platform.openai.com docs).
@@ -204,6 +211,10 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
      re.compile(r"(?i)(?:launchdarkly|\bldclient|\bld_)[^\n]{0,80}?"
                 r"(?P<v>\bapi-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"),
      ("launchdarkly", "ldclient", "ld_")),
+    # Cohere API keys: 40 alphanumerics (docs.cohere.com, "API keys"), under an api_key name in a
+    # text that names Cohere (``cohere.ClientV2(api_key="…")``); gitleaks wants "cohere" right before.
+    ("cohere_key", re.compile(r"(?i)\b(?:co_|cohere_)?api_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{40})(?![\w\-])"),
+     ("cohere",)),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
     # Teams incoming webhooks moved from Office 365 connectors to Workflows (learn.microsoft.com,
     # "Create incoming webhooks with Workflows for Microsoft Teams"): a Logic Apps / Power Automate
@@ -234,6 +245,10 @@ AWS_SECRET = re.compile(
     r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
+# A 40-character secret under a plain "secret" name, beside an access key id (AKIA long-term,
+# ASIA temporary): the pair an AWS SDK logs or an env dump prints.
+PAIRED_AWS_SECRET = re.compile(r"(?i)\bsecret[\"'`]?[ \t]*[:=][ \t]*[\"'`]?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
+AWS_KEY_ID = re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")
 # The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
 # header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
 # and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
@@ -248,13 +263,16 @@ BEARER = re.compile(
 TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])x-[\w\-]*token[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
 BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
+# Docker's and Podman's registry credentials (``~/.docker/config.json``, ``auth.json``): ``"auth":``
+# and the base64 of ``user:password``, as in a Basic header.
+REGISTRY_AUTH = re.compile(r"(?i)[\"']auth[\"'][ \t]*:[ \t]*[\"'](?P<v>[A-Za-z0-9+/]{12,}={0,2})[\"']")
 # RFC 3986 section 3.2.1: userinfo in a URI.
 URL_CREDENTIALS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
 )
 # "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
@@ -299,6 +317,25 @@ APP_SETTING = re.compile(
 PGPASS_LINE = re.compile(
     r"(?m)^[ \t]*(?=[^:\s]*[A-Za-z.*])[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s]+)[ \t]*$"
 )
+# Command lines that take a password as an argument: a registry login's ``-p``/``--password``
+# (docker(1), podman, helm registry), redis-cli's ``-a``/``--pass``, ``rabbitmqctl add_user USER
+# PASSWORD`` and ``change_password``, Windows' ``net use \\host\share /user:NAME PASSWORD``.
+ARGUMENT_VALUE = r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"]{4,128}))(?![^\s])"
+CLI_PASSWORD = re.compile(
+    r"(?:\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
+    r"|\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+"
+    r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)[ \t]+"
+    r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/))"
+    + ARGUMENT_VALUE
+)
+# SQL's ``CREATE USER … IDENTIFIED BY 'PASSWORD'`` (MySQL, Oracle), ``PASSWORD 'x'`` (PostgreSQL).
+SQL_PASSWORD = re.compile(r"(?i)\b(?:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by|password)[ \t]+'(?P<sq>[^'\n]{1,128})'")
+# An environment variable as a name and a value (Kubernetes' ``env: - name: X value: …``, ECS task
+# definitions ``{"name": "X", "value": …}``), the name naming a secret.
+NAMED_ENV_VALUE = re.compile(
+    rf"(?i)[\"']?\bname[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]*(?:{SECRET_KEYWORD})[\w.\-]*[\"']?[ \t]*,?[ \t]*\n?[ \t]*-?[ \t]*"
+    r"[\"']?value[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<v>[^\s\"',}]{1,256}))"
+)
 # <password>...</password> in XML configs (Maven settings.xml, NuGet.config).
 XML_SECRET = re.compile(
     rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
@@ -316,6 +353,27 @@ def private_key_span(text: str, match: re.Match[str]) -> Span | None:
     while body.endswith(("\\n", "\\r")) or body[-1:].isspace():
         body = body[:-2] if body.endswith(("\\n", "\\r")) else body[:-1]
     return match.start(), match.start() + len(body)
+
+
+def base64_private_key_span(text: str, match: re.Match[str]) -> Span | None:
+    """The block, when its first line decodes to a private key's BEGIN line (not a certificate's)."""
+    head = match.group(0)[:96].rstrip("=")
+    decoded = base64.b64decode(head[:len(head) // 4 * 4])
+    return match.span() if b"PRIVATE KEY" in decoded.split(b"\n", 1)[0] else None
+
+
+def basic_credentials_span(text: str, match: re.Match[str]) -> Span | None:
+    """The value, when it decodes to printable ``user:password`` (RFC 7617)."""
+    value = match.group("v").rstrip("=")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return match.span("v") if ":" in decoded[1:-1] and decoded.isprintable() else None
+
+
+def paired_aws_secret_span(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("v") if AWS_KEY_ID.search(text) else None
 
 
 def bearer_span(text: str, match: re.Match[str]) -> Span | None:
@@ -347,11 +405,15 @@ def literal_value(text: str, match: re.Match[str]) -> Span | None:
     return match.span("v") if literal_secret(match.group("v")) else None
 
 
+def quoted_literal(text: str, match: re.Match[str]) -> Span | None:
+    return match.span("sq") if literal_secret(match.group("sq")) else None
+
+
 def quoted_or_literal(text: str, match: re.Match[str]) -> Span | None:
     """A quoted value as it stands, else a bare one that looks like a literal secret."""
     for group in ("sq", "dq"):
         if match.group(group) is not None:
-            return match.span(group)
+            return match.span(group) if literal_secret(match.group(group)) else None
     return literal_value(text, match)
 
 
@@ -367,6 +429,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("heroku_key", HEROKU_UUID, ("heroku",), value_group),
         secret("mailgun_key", MAILGUN_KEY, ("mailgun",)),
         secret("private_key", PRIVATE_KEY_BLOCK, ("private key",), private_key_span),
+        secret("private_key", BASE64_PEM, ("ls0tls1crudjti",), base64_private_key_span),
         secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
         secret("openai_key", OPENAI_KEY, ("sk-",), random_value),
         secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
@@ -378,6 +441,8 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
         secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
         secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
+        secret("basic_auth", REGISTRY_AUTH, ("auth",), basic_credentials_span),
+        secret("aws_secret", PAIRED_AWS_SECRET, ("akia", "asia"), paired_aws_secret_span),
         *(secret(label, pattern, triggers, value_group) for label, pattern, triggers in NAMED_KEYS),
         secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
         secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),
@@ -387,6 +452,9 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
         secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
         secret("password", PIPED_PASSWORD, ("sudo", "passwd"), quoted_or_literal),
+        secret("password", CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use"), quoted_or_literal),
+        secret("password", SQL_PASSWORD, ("identified", "password"), quoted_literal),
+        secret("password", NAMED_ENV_VALUE, SECRET_TRIGGERS, quoted_or_literal),
     )
 
 

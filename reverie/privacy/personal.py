@@ -36,10 +36,26 @@ OBFUSCATED_EMAIL = re.compile(
 )
 
 
+# The login of a remote shell or copy command (``ssh -p 2222 deploy@bastion``): a user on a host.
+REMOTE_LOGIN = re.compile(r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh)[ \t]+(?:[^\n@|;&]*?[ \t])?$")
+# The addresses documentation writes (RFC 2606/6761 reserved names): a generic local part at a
+# reserved domain. A named person at example.com (``chen.petrova@example.com``) is still masked.
+# Any address under ``.invalid`` (``ci@noreply.invalid``), which RFC 6761 says can never resolve,
+# names no mailbox.
+PLACEHOLDER_EMAIL = re.compile(
+    r"(?i)(?:user(?:name)?|name|you|your(?:[._]?name|[._]?email)?|someone|somebody|email|me|foo|bar|test|example"
+    r"|(?:john|jane)[._]?doe|first(?:name)?[._]last(?:name)?)@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid)"
+    r"|[^@]+@(?:[\w\-]+\.)*invalid"
+)
+
+
 def email_span(text: str, match: re.Match[str]) -> Span | None:
-    """Not the ``user@host`` of a URL, nor scp-style ``git@github.com:org/repo``."""
+    """Not the ``user@host`` of a URL, nor scp-style ``git@github.com:org/repo``, nor the login of
+    an ssh command, nor a documentation placeholder (``user@example.com``)."""
     after = text[match.end():match.end() + 2]
     if len(after) == 2 and after[0] == ":" and not after[1].isspace():
+        return None
+    if PLACEHOLDER_EMAIL.fullmatch(match.group(0)) or REMOTE_LOGIN.search(line_before(text, match.start())):
         return None
     before = text[max(0, match.start() - 256):match.start()]
     token = before.split()[-1] if before and not before[-1].isspace() else ""
@@ -56,7 +72,7 @@ PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
-    r"celular|cel|handy|portable|fax|whatsapp|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
+    r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|"
     r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
 )
@@ -65,6 +81,8 @@ PHONE_WORDS = re.compile(
 INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
 # Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
+# A letter-and-digit group just before (``1Z 999 AA1 01 2345 6784``): the digits go on a longer code.
+CODE_GROUP_BEFORE = re.compile(r"(?<![^ \t\n])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+[ \t]$")
 NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
 
 
@@ -83,7 +101,8 @@ class PhoneDetector:
             start, candidate = match.start(), match.group(0)
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
-            if self.is_phone(candidate, line_before(text, start)):
+            before = line_before(text, start)
+            if CODE_GROUP_BEFORE.search(before) is None and self.is_phone(candidate, before):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
     def is_phone(self, candidate: str, before: str = "") -> bool:
@@ -193,9 +212,11 @@ def national_prefix(region: str) -> str:
 
 
 def possible_number(candidate: str, region: str | None) -> bool:
-    """The length fits the country's plan: for shapes that already say "phone" (``+``, 3-3-4)."""
+    """The length fits the country's plan, as a whole number, not only as one dialled locally
+    (``+1 555 0100``): for shapes that already say "phone" (``+``, 3-3-4)."""
     try:
-        return phonenumbers.is_possible_number(phonenumbers.parse(candidate, region))
+        reason = phonenumbers.is_possible_number_with_reason(phonenumbers.parse(candidate, region))
+        return reason == phonenumbers.ValidationResult.IS_POSSIBLE
     except phonenumbers.NumberParseException:
         return False
 

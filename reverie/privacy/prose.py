@@ -6,7 +6,8 @@ A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, t
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
 it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
-digits; letters whose case flips often) or mixes symbols and digits. So "the password is required"
+digits; letters whose case flips often; a generated passphrase of three words and a number) or
+mixes symbols and digits; a date or an ``@file`` is never a value. So "the password is required"
 and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the credential word is
 not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; the value
 is the run of ASCII characters that follows.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 
 from reverie.privacy.findings import Detector, PatternDetector, Span
-from reverie.privacy.values import CODE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
+from reverie.privacy.values import CODE_REFERENCE, FILE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
 
 # English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
 # Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
@@ -35,9 +36,11 @@ COPULA_LINK = (
     rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*[:=][ \t]*)"
 )
 # After words for what the secret is for, an "=" stuck to the last word is part of the value
-# ("salasana on LHybDC7X=LQY…"), not a link.
+# ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on" and the Arabic
+# "هي"/"هو" are copulas too ("salasana testipalvelimelle on X", "كلمة المرور لخادم الاختبار هي X").
+WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو)"
 WORDS_COPULA_LINK = (
-    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
+    rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
 )
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
@@ -47,10 +50,10 @@ LINK = (
     + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
 )
-# Any other words for what the secret is for, at most six and none a copula ("nueva del router",
+# Any other words for what the secret is for, at most eight and none a copula ("nueva del router",
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
-QUALIFIED_LINK = rf"(?:[ \t]+(?!{COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,6}}?" + WORDS_COPULA_LINK
+QUALIFIED_LINK = rf"(?:[ \t]+(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,8}}?" + WORDS_COPULA_LINK
 PROSE_SECRET = re.compile(
     rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
@@ -67,6 +70,10 @@ CJK_SECRET = re.compile(
 )
 
 
+# A date, maybe with a time (``2023-07-26``, ``26.07.2023``): when, not what ("rotated … on 2023-07-26").
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?|\d{1,2}([./])\d{1,2}\1\d{2,4}")
+
+
 def reads_as_word(value: str) -> bool:
     digit = any(ch.isdigit() for ch in value)
     symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
@@ -76,7 +83,8 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or CODE_REFERENCE.match(value) is not None or "://" in value
+            or CODE_REFERENCE.match(value) is not None or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
@@ -93,8 +101,16 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     digit = any(ch.isdigit() for ch in value)
     symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
     many_digits = len(value) >= 16 and sum(ch.isdigit() for ch in value) >= len(value) / 4
-    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value)
+    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value) or passphrase(value)
     return match.span("v") if keyish else None
+
+
+def passphrase(value: str) -> bool:
+    """Three words or more and a number, joined by hyphens or underscores, as password managers
+    generate them (``tiramisu-hibou-mariposa-71``), unlike a standard's name (``NIST-800-63B``)."""
+    parts = re.split(r"[\-_]", value)
+    words = sum(part.isalpha() and len(part) >= 3 for part in parts)
+    return words >= 3 and any(part.isdigit() for part in parts) and all(parts)
 
 
 def case_noise(value: str) -> bool:

@@ -115,6 +115,7 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
 LABEL_OF_FAMILY: Mapping[str, str] = MappingProxyType({
     "gitlab-": "gitlab_token", "new-relic-": "new_relic_key", "mailgun-": "mailgun_key",
     "alibaba-": "alibaba_key", "flutterwave-": "flutterwave_key", "linear-": "linear_key",
+    "cohere-": "cohere_key",
 })
 # Key names that name an identifier, not a credential (an Idempotency-Key header, a cache or
 # partition key, a public key): generic-* rules do not fire on them.
@@ -170,7 +171,7 @@ class Rule:
             span = secret_span(match, self.secret_group)
             secret = text[span[0]:span[1]]
             if span[0] < span[1] and self.keeps(secret, match, text, allowed):
-                yield Finding("SECRET", self.label, *span)
+                yield Finding("SECRET", self.label, span[0], word_end(text, span[1]))
 
     def keeps(self, secret: str, match: re.Match[str], text: str, allowed: Allowlist) -> bool:
         if self.entropy and shannon_entropy(secret) <= self.entropy:
@@ -223,6 +224,17 @@ def secret_span(match: re.Match[str], group: int) -> Span:
         if match.group(index):
             return match.span(index)
     return match.span()
+
+
+def word_end(text: str, end: int) -> int:
+    """A secret that stops inside a word goes on to the word's end (at most 64 more characters):
+    a rule's fixed length (``github_pat_\\w{82}``) is not the length every token has."""
+    if not text[end - 1:end].isalnum():
+        return end
+    limit = min(len(text), end + 64)
+    while end < limit and (text[end].isascii() and (text[end].isalnum() or text[end] == "_")):
+        end += 1
+    return end
 
 
 def shannon_entropy(value: str) -> float:

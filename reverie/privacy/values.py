@@ -22,6 +22,11 @@ CODE_REFERENCE = re.compile(  # settings.KEY, os.environ[..., secrets.token_hex(
     r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|$)|[A-Za-z_]\w*[\[(]"
 )
 OPENER_OF = {")": "(", "]": "[", "}": "{"}
+# A documentation placeholder in a key's shape: the provider's prefix, then one character over and
+# over (``ghp_xxxxxxxx…``, ``sk-XXXXXXXX…``, ``AKIA0000000000000000``).
+FILLER = re.compile(r"[A-Za-z0-9]{0,12}[_\-.]?(?P<c>[^_\-.\s])(?P=c){7,}")
+# A file given in place of the value, as ``@path`` (Vault's and curl's ``key=@file.txt``).
+FILE_REFERENCE = re.compile(r"@(?:[~./][^\s]*|[\w\-./]*\.[A-Za-z]{2,5})")
 
 
 def random_like(value: str) -> bool:
@@ -45,12 +50,19 @@ def bare_secret(value: str) -> bool:
     """An unquoted value: not code, a path or a type name; has a digit or a symbol, or is long."""
     if len(value) < 6 or not literal_secret(value):
         return False
-    if CODE_REFERENCE.match(value) or value.startswith(("/", "./", "~/", "$", "%", "{")):
+    if CODE_REFERENCE.match(value) or value.startswith(("/", "./", "~/", "$", "%", "{", "(", "[")):
+        return False
+    if FILE_REFERENCE.fullmatch(value):
         return False
     symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
     digit = any(ch.isdigit() for ch in value)
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return digit or symbol or (mixed and len(value) >= 12)
+
+
+def filler(value: str) -> bool:
+    """A prefix and a run of one character: a placeholder shaped like a key, not a key."""
+    return FILLER.fullmatch(value) is not None
 
 
 def without_open_closers(value: str) -> str:
