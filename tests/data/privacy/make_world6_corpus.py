@@ -624,7 +624,7 @@ def p_card(r):
 
 def _es_ccc(digits10: str) -> str:
     w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    d = 11 - sum(int(a) * b for a, b in zip(digits10, w)) % 11
+    d = 11 - sum(int(a) * b for a, b in zip(digits10, w, strict=False)) % 11
     return str({11: 0, 10: 1}.get(d, d))
 
 
@@ -752,7 +752,7 @@ def p_dni(r):
 def p_bsn(r):
     while True:
         d = nz(r) + dg(r, 7)
-        s = sum(int(c) * w for c, w in zip(d, range(9, 1, -1))) % 11
+        s = sum(int(c) * w for c, w in zip(d, range(9, 1, -1), strict=False)) % 11
         if s < 10:
             v = d + str(s)
             AUDIT.append(("nl_bsn", v, ""))
@@ -762,7 +762,7 @@ def p_bsn(r):
 def p_cpf(r):
     d = [int(c) for c in dg(r, 9)]
     for n in (10, 11):
-        s = sum(x * w for x, w in zip(d, range(n, 1, -1))) % 11
+        s = sum(x * w for x, w in zip(d, range(n, 1, -1), strict=False)) % 11
         d.append(0 if s < 2 else 11 - s)
     s = "".join(map(str, d))
     v = f"{s[:3]}.{s[3:6]}.{s[6:9]}-{s[9:]}"
@@ -774,7 +774,7 @@ def p_pesel(r):
     y, m, day = r.randint(1960, 2005), r.randint(1, 12), r.randint(1, 28)
     mm = m + (20 if y >= 2000 else 0)
     body = f"{y % 100:02d}{mm:02d}{day:02d}{dg(r, 4)}"
-    chk = -sum(int(c) * w for c, w in zip(body, [1, 3, 7, 9] * 3)) % 10
+    chk = -sum(int(c) * w for c, w in zip(body, [1, 3, 7, 9] * 3, strict=False)) % 10
     v = body + str(chk)
     AUDIT.append(("pl_pesel", v, ""))
     return v

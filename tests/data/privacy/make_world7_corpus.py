@@ -635,7 +635,7 @@ def p_card(r):
 
 def _es_ccc(digits10: str) -> str:
     w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    d = 11 - sum(int(a) * b for a, b in zip(digits10, w)) % 11
+    d = 11 - sum(int(a) * b for a, b in zip(digits10, w, strict=False)) % 11
     return str({11: 0, 10: 1}.get(d, d))
 
 
@@ -763,7 +763,7 @@ def p_dni(r):
 def p_bsn(r):
     while True:
         d = nz(r) + dg(r, 7)
-        s = sum(int(c) * w for c, w in zip(d, range(9, 1, -1))) % 11
+        s = sum(int(c) * w for c, w in zip(d, range(9, 1, -1), strict=False)) % 11
         if s < 10:
             v = d + str(s)
             AUDIT.append(("nl_bsn", v, ""))
@@ -773,7 +773,7 @@ def p_bsn(r):
 def p_cpf(r):
     d = [int(c) for c in dg(r, 9)]
     for n in (10, 11):
-        s = sum(x * w for x, w in zip(d, range(n, 1, -1))) % 11
+        s = sum(x * w for x, w in zip(d, range(n, 1, -1), strict=False)) % 11
         d.append(0 if s < 2 else 11 - s)
     s = "".join(map(str, d))
     v = f"{s[:3]}.{s[3:6]}.{s[6:9]}-{s[9:]}"
@@ -785,7 +785,7 @@ def p_pesel(r):
     y, m, day = r.randint(1960, 2005), r.randint(1, 12), r.randint(1, 28)
     mm = m + (20 if y >= 2000 else 0)
     body = f"{y % 100:02d}{mm:02d}{day:02d}{dg(r, 4)}"
-    chk = -sum(int(c) * w for c, w in zip(body, [1, 3, 7, 9] * 3)) % 10
+    chk = -sum(int(c) * w for c, w in zip(body, [1, 3, 7, 9] * 3, strict=False)) % 10
     v = body + str(chk)
     AUDIT.append(("pl_pesel", v, ""))
     return v
@@ -831,7 +831,7 @@ def p_kr_rrn(r):
     sex = r.choice("12") if y < 2000 else r.choice("34")
     body = f"{y % 100:02d}{m:02d}{d:02d}{sex}{dg(r, 2)}{r.randint(0, 96):02d}{dg(r, 1)}"
     w = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
-    chk = (11 - sum(a * int(c) for a, c in zip(w, body)) % 11) % 10
+    chk = (11 - sum(a * int(c) for a, c in zip(w, body, strict=False)) % 11) % 10
     v = f"{body[:6]}-{body[6:]}{chk}"
     AUDIT.append(("kr_rrn", v, ""))
     return v
@@ -839,7 +839,7 @@ def p_kr_rrn(r):
 
 def p_jp_mynumber(r):
     body = dg(r, 11)
-    s = sum(w * int(c) for w, c in zip((6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2), body))
+    s = sum(w * int(c) for w, c in zip((6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2), body, strict=False))
     n = body + str(-s % 11 % 10)
     v = group(n, [4, 4, 4], r.choice([" ", "-"])) if r.random() < 0.6 else n
     AUDIT.append(("jp_my_number", v, ""))
@@ -1411,16 +1411,15 @@ def check(rows: list[dict[str, object]]) -> None:
     from stdnum.ca import sin
     from stdnum.cn import ric
     from stdnum.de import idnr
-    from stdnum.es import dni
+    from stdnum.es import dni, nie
     from stdnum.fr import nir
     from stdnum.in_ import aadhaar, pan
-    from stdnum.nl import bsn
-    from stdnum.pl import pesel
-    from stdnum.us import ssn
-    from stdnum.es import nie
     from stdnum.jp import in_ as jp_in
     from stdnum.kr import rrn
+    from stdnum.nl import bsn
+    from stdnum.pl import pesel
     from stdnum.se import personnummer
+    from stdnum.us import ssn
 
     mods = {"ssn": ssn, "ca_sin": sin, "fr_nir": nir, "de_tax_id": idnr, "aadhaar": aadhaar, "es_dni": dni,
             "nl_bsn": bsn, "br_cpf": cpf, "pl_pesel": pesel, "in_pan": pan, "cn_ric": ric,
