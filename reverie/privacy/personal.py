@@ -44,7 +44,7 @@ REMOTE_LOGIN = re.compile(r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|au
 # names no mailbox.
 PLACEHOLDER_EMAIL = re.compile(
     r"(?i)(?:user(?:name)?|name|you|your(?:[._]?name|[._]?email)?|someone|somebody|email|me|foo|bar|test|example"
-    r"|(?:john|jane)[._]?doe|first(?:name)?[._]last(?:name)?)@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid)"
+    r"|first(?:name)?[._]last(?:name)?)@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid)"
     r"|[^@]+@(?:[\w\-]+\.)*invalid"
 )
 
