@@ -100,10 +100,11 @@ class Fill:
         return self._rendered(chosen, budget)
 
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
-        """The items that clear the absolute floor and the share of the best score."""
+        """The items that clear the absolute floor; turns must also clear the share of the best score
+        (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays)."""
         best = max((r.score for r in order), default=0.0)
         cut = max(self._floor, self._share * best)
-        return [r for r in order if r.score >= cut]
+        return [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
 
     def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
                    budget: int) -> bool:
