@@ -578,3 +578,75 @@ def test_identifiers_and_phones_of_the_sixth_extension_are_masked(masker: Masker
 def test_tokens_of_the_sixth_extension_are_masked_under_their_own_label(masker: Masker, text: str, label: str) -> None:
     out = masker.mask(text)
     assert f"[SECRET:{label}]" in out.text and A40[:12] not in out.text and "ZGVwbG95" not in out.text, out.text
+
+
+# ---- after the seventh held-out extension (heldout_world7.jsonl): the classes its blind run missed --
+
+@pytest.mark.parametrize("text", [
+    f"Das Root-Passwort für den NAS ist {PW}",                       # a hyphenated compound
+    f"the Wi-Fi-password is {PW}",
+    f"Parola pentru router este {PW}",                                # Romanian, "este"
+    f"Geslo za usmerjevalnik: {PW}",                                  # Slovenian
+    f"Lozinka za server je {PW}",                                     # Croatian
+    f"Το συνθηματικό είναι {PW}",                                     # Greek
+    f"राउटर का पासवर्ड है {PW}",                                        # Hindi "है" after the word
+    f"het wachtwoord is nu {PW}",                                     # "is now" in Dutch
+    f"le mot de passe est maintenant {PW}",
+    f"keytool -genkeypair -keystore app.jks -storepass {PW} -keypass Qz4.wTn8bYv1",
+    f"echo 'deploy:{PW}' | sudo chpasswd",
+    f"chpasswd <<< \"deploy:{PW}\"",
+    f"sudo -S dnf upgrade <<< '{PW}'",
+    f"passwd --stdin deploy <<< {PW}",
+])
+def test_passwords_of_the_seventh_extension_are_masked(masker: Masker, text: str) -> None:
+    out = masker.mask(text)
+    assert "[SECRET:password]" in out.text and PW not in out.text and "Qz4.wTn8" not in out.text, out.text
+
+
+@pytest.mark.parametrize("text", [
+    "Das Passwort-Feld ist Pflicht",                                  # a compound after the word
+    "la parola chiave è importante",                                  # Italian "parola" is a word
+    "keytool -list -keystore app.jks -storepass $STOREPASS",
+    "echo 'deploy:x' | chpasswd -e",
+    "sudo -S ls <<< \"$SUDO_PASSWORD\"",
+    "cat <<< \"hello world 12345\"",                                  # a here-string to no password reader
+    "jupyter lab --ServerApp.token='' --no-browser",
+    "sometool --token-file /run/secrets/token2",
+    "aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    'token = "ghp_..."',                                              # an elided key
+    'OPENAI_API_KEY="sk-proj-…"',
+    "assert login(password='invalid') is None",                       # a word that says it is not real
+    "secret: !secret mqtt_password",                                  # YAML tags before what they tag
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+    "주민번호: 850714-1234565",                                          # RRN shape, check digit fails
+    "order 850714-1234564 shipped",                                   # a valid RRN, but nothing names it
+    "tin can 412238791",                                              # "tin", not "TIN"
+    "id,amount,city\n1,934 567 890,Barcelona",                        # a column that is not of phones
+])
+def test_near_misses_of_the_seventh_extension_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("주민등록번호는 850714-1234564입니다", "주민등록번호는 [PII:kr_rrn]입니다"),
+    ("RRN: 8507141234564", "RRN: [PII:kr_rrn]"),
+    ("マイナンバーは271828180049です", "マイナンバーは[PII:jp_my_number]です"),
+    ("My Number: 2718 2818 0049", "My Number: [PII:jp_my_number]"),  # also a valid Aadhaar: the name decides
+    ("Aadhaar 2718 2818 0049", "Aadhaar [PII:aadhaar]"),
+    ("W-9 received, TIN 412238791", "W-9 received, TIN [PII:ssn]"),              # a TIN of a person is the SSN
+    ("name,phone,city\nAna,934 567 890,Barcelona", "name,phone,city\nAna,[PII:phone],Barcelona"),
+    ("| name | mobile |\n|---|---|\n| Bo | 963 214 587 |", "| name | mobile |\n|---|---|\n| Bo | [PII:phone] |"),
+])
+def test_identifiers_and_phones_of_the_seventh_extension_are_masked(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    (f"kubectl --token={A40} get pods", "bearer_token"),
+    (f"jupyter lab --IdentityProvider.token={H32}", "bearer_token"),
+    (f"env:\n- name: AWS_SECRET_ACCESS_KEY\n  value: \"{A40}\"", "aws_secret"),       # not a generic password
+    (f"static credentials AKIAZ7Q2M4X6C8V0B1N3/{A40}", "aws_secret"),
+])
+def test_tokens_of_the_seventh_extension_are_masked_under_their_own_label(masker: Masker, text: str, label: str) -> None:
+    out = masker.mask(text)
+    assert f"[SECRET:{label}]" in out.text and A40[:12] not in out.text and H32 not in out.text, out.text

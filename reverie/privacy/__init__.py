@@ -13,7 +13,9 @@ What is found, and by what (one module each):
   ``reverie/data/gitleaks/`` and compiled once; ``goregex`` translates its Go regexes;
 - ``plugins``: detect-secrets' regex plugins, beside it;
 - ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
-  credentials in URLs and command lines, bearer headers), each naming the format's documentation;
+  credentials in URLs, bearer headers), each naming the format's documentation;
+- ``commands``: credentials on command lines (``curl -u``, ``mysql -p``, ``--token``, a password
+  piped or given as a here-string to ``sudo -S``, ``passwd --stdin`` or ``chpasswd``);
 - ``prose``: secrets said in prose ("the root password is X", "pw X");
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
   ``[at]``/``dot``), phone numbers (libphonenumber, in the regions
@@ -22,7 +24,8 @@ What is found, and by what (one module each):
   Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
   CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
   number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
-  TFN, South African ID, Romanian CNP) by shape and checksum, the weak ones after a word naming them.
+  TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number) by shape and checksum, the
+  weak ones after a word naming them.
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

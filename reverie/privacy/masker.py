@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 import phonenumbers
 
 from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
@@ -19,14 +20,16 @@ from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
 #: any provider's label (rank 10), then the generic secret kinds, then personal data. The South
-#: African ID and the Romanian CNP come before card numbers: both are 13 digits, found only after a
-#: word that names them, and a 13-digit number with a Luhn digit may also pass for a Maestro card.
+#: African ID, the Romanian CNP and the Korean RRN come before card numbers: all are 13 digits, found
+#: only after a word that names them, and a 13-digit number with a Luhn digit may also pass for a
+#: Maestro card. The Japanese My Number, found only after a word that names it, comes before the
+#: Aadhaar, whose 4-4-4 grouping and check digit it may also have.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "za_id", "ro_cnp", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni", "es_nie",
-            "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr", "be_nrn",
-            "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "aadhaar", "cn_ric", "in_pan",
-            "email", "phone")
+PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni",
+            "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr",
+            "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "jp_my_number",
+            "aadhaar", "cn_ric", "in_pan", "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
 #: naming DeepSeek, inside OpenAI's ``sk-``): where both match, the narrower one names the span.
@@ -42,7 +45,8 @@ def rank(label: str) -> int:
 
 
 def secret_detectors() -> tuple[Detector, ...]:
-    return (load_ruleset(), *plugin_detectors(), *own_secret_detectors(), *prose_secret_detectors())
+    return (load_ruleset(), *plugin_detectors(), *own_secret_detectors(), *command_line_detectors(),
+            *prose_secret_detectors())
 
 
 def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:

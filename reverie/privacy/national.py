@@ -10,7 +10,7 @@ print (``1234.56.782``, ``123.456.789-09``) count alone. Likewise a 3-3-3 Canadi
 a phone number of a configured region, on a line that speaks of phones, counts as a SIN only
 after a word that names it. The same holds for the identifiers of :data:`NAMED_IDS` (Polish PESEL,
 Swedish personnummer, Danish CPR, Norwegian fødselsnummer, Portuguese NIF, Australian TFN, South
-African ID, Romanian CNP, the Indian PAN, and the bare forms of the Belgian, Chilean, Swiss, US,
+African ID, Romanian CNP, Korean RRN, Japanese My Number, the Indian PAN, and the bare forms of the Belgian, Chilean, Swiss, US,
 Canadian and Indian numbers); the Belgian, Chilean and Swiss printed shapes, the Finnish
 henkilötunnus, the Chinese resident identity number and the Mexican CURP count alone.
 """
@@ -35,6 +35,8 @@ from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.in_ import aadhaar, pan
 from stdnum.it import codicefiscale
+from stdnum.jp import in_ as my_number
+from stdnum.kr import rrn
 from stdnum.mx import curp
 from stdnum.nl import bsn
 from stdnum.no import fodselsnummer
@@ -113,9 +115,10 @@ CPF_NAMED = re.compile(
 
 def named(words: str, value: str) -> re.Pattern[str]:
     """``value`` (group ``v``) after a word that names the identifier, with at most 24 characters,
-    none a digit, between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``."""
+    none a digit, between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without
+    spaces may follow (``マイナンバーは271828180049です``), but no ASCII letter or digit."""
     return re.compile(
-        rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})(?![\w\-]|\.\d)"
+        rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
     )
 
 
@@ -133,9 +136,10 @@ FI_HETU = re.compile(NOT_A_TAIL + r"\d{6}[\-+A-FU-Y]\d{3}[0-9A-Y](?![\w\-])")
 CN_RIC = re.compile(r"(?<![0-9A-Za-z\-+.])\d{17}[\dXx](?![0-9A-Za-z\-]|\.\d)")
 MX_CURP = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d(?![A-Za-z0-9])")
 # Where the check is weak (one number in ten: PESEL's 1-3-7-9 weights, the Swedish personnummer's
-# and the South African ID's Luhn; one in eleven: the Portuguese NIF, the Australian TFN, the
-# Romanian CNP) or absent (the Danish CPR since 2007), or the shape is a bare run of digits, the
-# digits count only after a word that names the identifier. Each: (label, pattern, check, triggers).
+# and the South African ID's Luhn, the Korean RRN's; one in eleven: the Portuguese NIF, the
+# Australian TFN, the Romanian CNP, the Japanese My Number) or absent (the Danish CPR since 2007),
+# or the shape is a bare run of digits, the digits count only after a word that names the
+# identifier. Each: (label, pattern, check, triggers).
 NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
     # PESEL (Poland, Ministry of Digital Affairs): YYMMDD, serial, check digit.
     ("pl_pesel", named("pesel", r"\d{11}"), pesel.is_valid, ("pesel",)),
@@ -169,8 +173,22 @@ NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
      lambda v: za_idnr.is_valid(v), ("sa id", "rsa id", "african id", "identity number", "id number", "identiteitsnommer")),
     # Romanian CNP (DEPABD): S YYMMDD JJ NNN C, weighted mod 11.
     ("ro_cnp", named(r"cnp|cod[ \t]+numeric[ \t]+personal", r"[1-9]\d{12}"), lambda v: cnp.is_valid(v), ("cnp", "cod numeric")),
-    # A US SSN, a Canadian SIN or an Aadhaar written as a bare run of digits.
-    ("ssn", named(r"ssn|social[ \t]+security(?:[ \t]+(?:number|no))?", r"\d{9}"), lambda v: ssn_valid(v), ("ssn", "social")),
+    # South Korean resident registration number (Ministry of the Interior and Safety; the same
+    # layout for foreigners' registration numbers): YYMMDD-SBBBBNC, weighted mod 11 taken mod 10.
+    # Korean particles (는, 은, 이, 가) may follow the word.
+    ("kr_rrn", named(r"(?:주민(?:등록)?번호|외국인[ \t]?등록[ \t]?번호)(?:는|은|이|가)?|rrn"
+                     r"|resident[ \t]+registration[ \t]+(?:number|no)", r"\d{6}-?\d{7}"),
+     lambda v: rrn.is_valid(v), ("주민", "등록", "rrn", "resident registration")),
+    # Japanese Individual Number, My Number (Digital Agency; 12 digits, a mod-11 check digit),
+    # written plain or 4-4-4; Japanese particles (は, が, の) may follow the word.
+    ("jp_my_number", named(r"(?:マイナンバー|個人番号)(?:は|が|の)?|my[ \t]?number|individual[ \t]+number",
+                           r"\d{12}|\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}"),
+     lambda v: my_number.is_valid(v), ("マイナンバー", "個人番号", "my number", "mynumber", "individual number")),
+    # A US SSN, a Canadian SIN or an Aadhaar written as a bare run of digits. For an individual the
+    # IRS's taxpayer identification number (TIN) is the SSN (IRS, "Taxpayer Identification Numbers").
+    ("ssn", named(r"ssn|social[ \t]+security(?:[ \t]+(?:number|no))?|(?-i:TIN)|taxpayer[ \t]+identification[ \t]+(?:number|no)",
+                  r"\d{9}"),
+     lambda v: ssn_valid(v), ("ssn", "social", "tin", "taxpayer")),
     ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?", r"\d{9}"), lambda v: sin_valid(v),
      ("sin", "nas", "social")),
     ("aadhaar", named(r"aadhaar|aadhar|uid", r"\d{12}"), lambda v: aadhaar.is_valid(v), ("aadha", "uid")),

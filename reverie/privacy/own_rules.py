@@ -5,9 +5,9 @@ LangSmith, Buildkite, Vault batch, Mapbox secret, 1Password, Dropbox, Notion, Di
 legacy Heroku and Mailgun keys, Mollie, Paystack, DeepSeek, Razorpay, Render, Sentry org tokens,
 Azure DevOps PATs, X bearer tokens, Okta, Cloudflare, ngrok), AWS secret keys by their key name,
 ``password = ...`` assignments in code, config and env files (and as env name/value pairs),
-credentials in URLs and command lines (curl, mysql, sshpass, registry logins, redis-cli, rabbitmqctl,
-net use, SQL ``IDENTIFIED BY``), base64 PEM keys, registry ``auth`` entries, bearer and token
-headers, and legacy OpenAI keys.
+credentials in URLs and SQL (``IDENTIFIED BY``), base64 PEM keys, registry ``auth`` entries, bearer
+and token headers, and legacy OpenAI keys. Credentials on command lines are in
+:mod:`reverie.privacy.commands`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import binascii
 import re
 
 from reverie.privacy.findings import Detector, Locate, PatternDetector, Span, value_group, whole_match
-from reverie.privacy.values import bare_secret, literal_secret, random_like, without_open_closers
+from reverie.privacy.values import bare_secret, literal_secret, random_like, without_open_closers, yaml_tag
 
 # RFC 7468 (textual encodings: PEM) and OpenSSH PROTOCOL.key; JSON escapes as in GCP key files.
 PEM_BODY = r"(?:[A-Za-z0-9+/=\s:,.\-]|\\[rn])"
@@ -249,6 +249,15 @@ AWS_SECRET = re.compile(
 # ASIA temporary): the pair an AWS SDK logs or an env dump prints.
 PAIRED_AWS_SECRET = re.compile(r"(?i)\bsecret[\"'`]?[ \t]*[:=][ \t]*[\"'`]?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
 AWS_KEY_ID = re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")
+# The secret in an environment variable's name/value pair (Kubernetes' ``env: - name:
+# AWS_SECRET_ACCESS_KEY value: …``, ECS task definitions), as NAMED_ENV_VALUE finds any secret.
+NAMED_AWS_SECRET = re.compile(
+    r"(?i)\bname[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]*secret[_\-]?access[_\-]?key[\"']?[ \t]*,?\s{0,40}?-?[ \t]*"
+    r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+# The id and the secret joined by "/" or ":", as a credentials string is logged or put in a Hadoop
+# ``s3a://ID:SECRET@bucket`` URI (Apache Hadoop, "Hadoop-AWS module: authenticating with S3").
+JOINED_AWS_SECRET = re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}[/:](?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
 # The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
 # header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
 # and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
@@ -271,40 +280,26 @@ URL_CREDENTIALS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
 )
 # "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
+# keytool's "-storepass", "-keypass", "-srcstorepass" (keytool reference, JDK docs).
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<![a-z])pwd|(?<![a-z])psk|secret|token"
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<=store)pass|(?<=key)pass|(?<![a-z])pwd|(?<![a-z])psk"
+    r"|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
-# key = value in code, env files (dotenv), YAML, INI, JSON and connection strings.
+# key = value in code, env files (dotenv), YAML, INI, JSON and connection strings; ``--key value``
+# on a command line, where the value is the word up to the next space (``-storepass ab1&``), or
+# to a ";", "|" or "&&" that ends the command.
 ASSIGNMENT = re.compile(
     rf"(?i)(?<![\w.\-])(?P<dash>--?)?(?P<key>[\w.\-]*?(?:{SECRET_KEYWORD}))[\"'`]?\]?"
     r"(?P<sep>[ \t]*(?::=|=>|==?|:)[ \t]*|(?(dash)[ \t]+|(?!)))"
     r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|`(?P<bq>[^`\n]{1,256})`"
-    r"|(?P<bare>(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$)){1,256}))"
-)
-# curl(1) -u/--user user:password.
-CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:gid
-    r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+[\"']?(?P<v>[^\s:\"']+:(?P<pw>[^\s\"']+))"
-)
-# mysql(1) -pPASSWORD, also quoted -p'PASSWORD' (MySQL reference manual, command options: no space
-# after -p, a bare -p prompts); sshpass(1) -p PASSWORD.
-MYSQL_PASSWORD = re.compile(
-    r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?:'(?P<sq>[^'\n]{4,})'|\"(?P<dq>[^\"\n]{4,})\"|(?P<v>[^\s'\"]{4,}))"
-)
-SSHPASS_PASSWORD = re.compile(
-    r"\bsshpass\b[ \t]+-p[ \t]*(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
+    r"|(?P<bare>(?(dash)(?:[^\s\"'`<>;|&]|&(?!&))|(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$))){1,256}))"
 )
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
     r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+"
     r"(?P<v>[^\s,;]{6,64})"
-)
-# A password piped to ``sudo -S`` ("read the password from the standard input", sudo(8)) or to
-# ``passwd --stdin`` (passwd(1) on Red Hat systems): ``echo 'PASSWORD' | sudo -S …``.
-PIPED_PASSWORD = re.compile(
-    r"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"|]{4,128}))"
-    r"[ \t]*\|[ \t]*(?:sudo\b[^\n|]*?[ \t]-\w*S\b|passwd\b[^\n|]*?--stdin\b)"
 )
 # .NET appSettings entries (learn.microsoft.com, "<add> element for <appSettings>"): ``<add
 # key="SmtpPassword" value="…" />``, the key naming a secret.
@@ -316,17 +311,6 @@ APP_SETTING = re.compile(
 # or a dot, the port is digits or ``*`` (so MAC addresses and times are not read as one).
 PGPASS_LINE = re.compile(
     r"(?m)^[ \t]*(?=[^:\s]*[A-Za-z.*])[^\s:#][^\s:]*:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s]+)[ \t]*$"
-)
-# Command lines that take a password as an argument: a registry login's ``-p``/``--password``
-# (docker(1), podman, helm registry), redis-cli's ``-a``/``--pass``, ``rabbitmqctl add_user USER
-# PASSWORD`` and ``change_password``, Windows' ``net use \\host\share /user:NAME PASSWORD``.
-ARGUMENT_VALUE = r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"]{4,128}))(?![^\s])"
-CLI_PASSWORD = re.compile(
-    r"(?:\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
-    r"|\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+"
-    r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)[ \t]+"
-    r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/))"
-    + ARGUMENT_VALUE
 )
 # SQL's ``CREATE USER … IDENTIFIED BY 'PASSWORD'`` (MySQL, Oracle), ``PASSWORD 'x'`` (PostgreSQL).
 SQL_PASSWORD = re.compile(r"(?i)\b(?:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by|password)[ \t]+'(?P<sq>[^'\n]{1,128})'")
@@ -398,7 +382,9 @@ def assignment_span(text: str, match: re.Match[str]) -> Span | None:
         if match.group(group) is not None:
             return match.span(group) if literal_secret(match.group(group)) else None
     start, value = match.start("bare"), without_open_closers(match.group("bare"))
-    return (start, start + len(value)) if bare_secret(value) else None
+    if yaml_tag(text, start):
+        return None
+    return (start, start + len(value)) if bare_secret(value, in_code=match.group("dash") is None) else None
 
 
 def literal_value(text: str, match: re.Match[str]) -> Span | None:
@@ -439,20 +425,17 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
         secret("bearer_token", TOKEN_HEADER, ("token",), bearer_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
-        secret("password", CURL_USER_PASSWORD, ("curl",), credentials_span),
         secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
         secret("basic_auth", REGISTRY_AUTH, ("auth",), basic_credentials_span),
         secret("aws_secret", PAIRED_AWS_SECRET, ("akia", "asia"), paired_aws_secret_span),
+        secret("aws_secret", NAMED_AWS_SECRET, ("secret",), value_group),
+        secret("aws_secret", JOINED_AWS_SECRET, ("akia", "asia"), value_group),
         *(secret(label, pattern, triggers, value_group) for label, pattern, triggers in NAMED_KEYS),
-        secret("password", MYSQL_PASSWORD, ("mysql",), quoted_or_literal),
-        secret("password", SSHPASS_PASSWORD, ("sshpass",), quoted_or_literal),
         secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
         secret("password", PGPASS_LINE, (":",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
         secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
-        secret("password", PIPED_PASSWORD, ("sudo", "passwd"), quoted_or_literal),
-        secret("password", CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use"), quoted_or_literal),
         secret("password", SQL_PASSWORD, ("identified", "password"), quoted_literal),
         secret("password", NAMED_ENV_VALUE, SECRET_TRIGGERS, quoted_or_literal),
     )

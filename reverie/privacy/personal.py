@@ -102,7 +102,8 @@ class PhoneDetector:
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
-            if CODE_GROUP_BEFORE.search(before) is None and self.is_phone(candidate, before):
+            said = f"{column_header(text, start)} {before}"  # a table's header speaks for its rows
+            if CODE_GROUP_BEFORE.search(before) is None and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
     def is_phone(self, candidate: str, before: str = "") -> bool:
@@ -124,8 +125,8 @@ class PhoneDetector:
     def valid_national(candidate: str, digits: str, region: str, spoken_of: bool) -> bool:
         """A number without a trunk prefix needs nine digits or more, grouped as the region writes
         them and not like an amount (``734 003 200``), unless ``spoken_of``: its line says it holds
-        phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50") or has an international number
-        before it."""
+        phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50"; or its table column's header does,
+        ``name,phone``) or has an international number before it."""
         prefix = national_prefix(region)
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
@@ -142,6 +143,30 @@ class PhoneDetector:
 def line_before(text: str, position: int) -> str:
     """The line of ``position`` up to it, at most 160 characters."""
     return text[max(0, position - 160):position].rsplit("\n", 1)[-1]
+
+
+TABLE_SEPARATORS = (",", ";", "\t", "|")
+
+
+def column_header(text: str, position: int) -> str:
+    """In a table (CSV or TSV, RFC 4180; a Markdown table), the header cell of the column that
+    ``position`` is in: the column's cell in the top one of the lines above that have as many
+    separators as its own ("name,phone,city"), at most 100 lines up; else ''."""
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    line = text[start:end if end >= 0 else len(text)]
+    for separator in (s for s in TABLE_SEPARATORS if s in line):
+        header, above_end = None, start - 1
+        for _ in range(100):
+            if above_end < 0:
+                break
+            above_start = text.rfind("\n", 0, above_end) + 1
+            if text.count(separator, above_start, above_end) != line.count(separator):
+                break
+            header, above_end = text[above_start:above_end], above_start - 1
+        if header is not None:
+            return header.split(separator)[text.count(separator, start, position)]
+    return ""
 
 
 def phone_grouping(candidate: str) -> bool:

@@ -7,7 +7,8 @@ value after a link is kept when it is quoted or does not read as a word (a digit
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
 it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
 digits; letters whose case flips often; a generated passphrase of three words and a number) or
-mixes symbols and digits; a date or an ``@file`` is never a value. So "the password is required"
+mixes symbols and digits; a date, an ``@file`` or a YAML tag (``!vault``) is never a value. A
+compound may name what the secret is for before the word ("das WLAN-Passwort ist X"). So "the password is required"
 and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the credential word is
 not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; the value
 is the run of ASCII characters that follows.
@@ -18,30 +19,32 @@ from __future__ import annotations
 import re
 
 from reverie.privacy.findings import Detector, PatternDetector, Span
-from reverie.privacy.values import CODE_REFERENCE, FILE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like
+from reverie.privacy.values import CODE_REFERENCE, FILE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like, yaml_tag
 
 # English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
 # Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
-# Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi.
+# Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi; Romanian and Turkish "parola", Slovenian
+# "geslo", Croatian/Serbian/Bosnian "lozinka", Greek "συνθηματικό".
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|contrase[ñn]a|wachtwoord|senha|"
     r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz[óo]|(?:salasana|parool)(?:[ \t]+on)?|l[öo]senord(?:et)?|passord(?:et)?|"
-    r"adgangskode(?:n)?|kodeord(?:et)?|пароль|пароля|κωδικός|סיסמה|كلمة المرور|m[ậa]t kh[ẩa]u|kata sandi|"
+    r"adgangskode(?:n)?|kodeord(?:et)?|parol[aă]|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|סיסמה|كلمة المرور|"
+    r"m[ậa]t kh[ẩa]u|kata sandi|"
     r"पासवर्ड|pass|pw|pwd|pin|secret|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
-# A copula ("is", "ist", "är", "jest", "er" …) in those languages, or ":".
-COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|es|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|là)"
-COPULA_LINK = (
-    rf"(?:[ \t]+{COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*[:=][ \t]*)"
+# A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है" …) in those languages, or ":".
+COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|este|es|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|là|है)"
+# "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
+ADVERB = (
+    r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
 )
+COPULA_LINK = rf"(?:[ \t]+{COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*[:=][ \t]*)"
 # After words for what the secret is for, an "=" stuck to the last word is part of the value
 # ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on" and the Arabic
 # "هي"/"هو" are copulas too ("salasana testipalvelimelle on X", "كلمة المرور لخادم الاختبار هي X").
 WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو)"
-WORDS_COPULA_LINK = (
-    rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+(?:now|still|currently|just|set[ \t]+to|jetzt|nun))?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
-)
+WORDS_COPULA_LINK = rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
     r"(?:(?:[ \t]+(?:for|of|on|to|in|f[üu]r|zum|zur|du|de|des|del|della|do|da|van|voor|pour|para|per|"
@@ -54,8 +57,11 @@ LINK = (
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
 QUALIFIED_LINK = rf"(?:[ \t]+(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,8}}?" + WORDS_COPULA_LINK
+# A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
+# "Root-Kennwort", "Wi-Fi-password").
 PROSE_SECRET = re.compile(
-    rf"(?i)(?<![\w\-])(?:{CREDENTIAL_WORD})(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
+    rf"(?i)(?<![\w\-])(?:[^\W\d_]+-){{0,2}}(?:{CREDENTIAL_WORD})"
+    rf"(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$))"
 )
@@ -94,7 +100,7 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
             quoted = match.group(group)
             return None if not_a_value(quoted) else match.span(group)
     value = match.group("v")
-    if not_a_value(value) or len(value) < 6:
+    if not_a_value(value) or len(value) < 6 or yaml_tag(text, match.start("v")):
         return None
     if match.group("link") is not None:
         return None if reads_as_word(value) else match.span("v")
@@ -123,7 +129,7 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
-                             "senord", "adgangskode", "kodeord", "пароль", "пароля", "κωδικός", "סיסמה",
-                             "كلمة", "khẩu", "khau", "sandi", "पासवर्ड"), prose_span),
+                             "senord", "adgangskode", "kodeord", "parol", "geslo", "lozink", "пароль", "пароля",
+                             "κωδικός", "συνθηματικ", "סיסמה", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
                             ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令"), prose_span))

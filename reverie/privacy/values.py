@@ -9,12 +9,15 @@ NOT_SECRETS = frozenset({
     "none", "null", "nil", "true", "false", "undefined", "required", "optional", "string", "str",
     "bytes", "bool", "secretstr", "password", "passwd", "secret", "token", "redacted", "hidden",
     "masked", "empty", "filtered",
+    # words that say a value is not a real one (test fixtures: ``{'password': 'wrong'}``)
+    "wrong", "invalid", "incorrect", "bad", "dummy", "fake", "placeholder", "example", "sample",
 })
 # A redacted value shows a run of four or more mask characters, maybe after the key's prefix and
-# with its last characters: ``********``, ``ghp_************``, ``sk-…••••abcd``.
+# with its last characters: ``********``, ``ghp_************``, ``sk-…••••abcd``; an elided one, a
+# prefix and an ellipsis: ``sk-...``, ``sk-ant-…``.
 PLACEHOLDER_VALUE = re.compile(
     r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
-    r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}"
+    r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?)\s*",
     re.IGNORECASE,
 )
@@ -25,8 +28,14 @@ OPENER_OF = {")": "(", "]": "[", "}": "{"}
 # A documentation placeholder in a key's shape: the provider's prefix, then one character over and
 # over (``ghp_xxxxxxxx…``, ``sk-XXXXXXXX…``, ``AKIA0000000000000000``).
 FILLER = re.compile(r"[A-Za-z0-9]{0,12}[_\-.]?(?P<c>[^_\-.\s])(?P=c){7,}")
+# AWS's documentation sample keys end so (docs.aws.amazon.com, "Manage access keys for IAM users":
+# ``AKIAIOSFODNN7EXAMPLE``, ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``); they open no account.
+DOCUMENTED_SAMPLE = re.compile(r"[A-Za-z0-9/+]{8,}EXAMPLE(?:KEY)?")
 # A file given in place of the value, as ``@path`` (Vault's and curl's ``key=@file.txt``).
 FILE_REFERENCE = re.compile(r"@(?:[~./][^\s]*|[\w\-./]*\.[A-Za-z]{2,5})")
+# A YAML node tag (YAML 1.2, section 6.9.1, "Node Tags") before the value it tags: Ansible's
+# ``!vault |``, CloudFormation's ``!Ref Name``, Home Assistant's ``!secret name``.
+YAML_TAG = re.compile(r"![A-Za-z][A-Za-z_]*(?=[ \t]+\S)")
 
 
 def random_like(value: str) -> bool:
@@ -46,11 +55,12 @@ def literal_secret(value: str) -> bool:
     return PLACEHOLDER_VALUE.fullmatch(stripped) is None
 
 
-def bare_secret(value: str) -> bool:
-    """An unquoted value: not code, a path or a type name; has a digit or a symbol, or is long."""
+def bare_secret(value: str, in_code: bool = True) -> bool:
+    """An unquoted value: not code, a path or a type name; has a digit or a symbol, or is long.
+    ``in_code=False`` for a command-line argument, where ``a.b1`` is not an attribute."""
     if len(value) < 6 or not literal_secret(value):
         return False
-    if CODE_REFERENCE.match(value) or value.startswith(("/", "./", "~/", "$", "%", "{", "(", "[")):
+    if (in_code and CODE_REFERENCE.match(value)) or value.startswith(("/", "./", "~/", "$", "%", "{", "(", "[")):
         return False
     if FILE_REFERENCE.fullmatch(value):
         return False
@@ -61,8 +71,13 @@ def bare_secret(value: str) -> bool:
 
 
 def filler(value: str) -> bool:
-    """A prefix and a run of one character: a placeholder shaped like a key, not a key."""
-    return FILLER.fullmatch(value) is not None
+    """A prefix and a run of one character, or a documented sample: shaped like a key, not a key."""
+    return FILLER.fullmatch(value) is not None or DOCUMENTED_SAMPLE.fullmatch(value) is not None
+
+
+def yaml_tag(text: str, start: int) -> bool:
+    """``text[start:]`` opens with a YAML tag followed by the node it tags."""
+    return YAML_TAG.match(text, start) is not None
 
 
 def without_open_closers(value: str) -> str:
