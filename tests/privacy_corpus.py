@@ -23,7 +23,9 @@ clean lines; those were read and their classes fixed.
 ``make_world7_corpus.py`` a seventh held-out extension (``heldout_world7.jsonl``, weighted like world6;
 it adds ``kr_rrn`` and ``jp_my_number``). world7 is no longer blind either: its one blind run (at
 594be3c, BENCHMARKS.md) left 12 of 266 positives in clear with 4 wrong labels and changed 5 of 129
-clean lines; those were read and their classes fixed.
+clean lines; those were read and their classes fixed. Two of its clean lines held AWS's documented
+sample keys (``AKIAIOSFODNN7EXAMPLE``); issue 19 masks a sample like any key, so they are relabelled as
+``aws_key``/``aws_secret`` positives.
 """
 
 from __future__ import annotations

@@ -28,9 +28,6 @@ OPENER_OF = {")": "(", "]": "[", "}": "{"}
 # A documentation placeholder in a key's shape: the provider's prefix, then one character over and
 # over (``ghp_xxxxxxxx…``, ``sk-XXXXXXXX…``, ``AKIA0000000000000000``).
 FILLER = re.compile(r"[A-Za-z0-9]{0,12}[_\-.]?(?P<c>[^_\-.\s])(?P=c){7,}")
-# AWS's documentation sample keys end so (docs.aws.amazon.com, "Manage access keys for IAM users":
-# ``AKIAIOSFODNN7EXAMPLE``, ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``); they open no account.
-DOCUMENTED_SAMPLE = re.compile(r"[A-Za-z0-9/+]{8,}EXAMPLE(?:KEY)?")
 # A file given in place of the value, as ``@path`` (Vault's and curl's ``key=@file.txt``).
 FILE_REFERENCE = re.compile(r"@(?:[~./][^\s]*|[\w\-./]*\.[A-Za-z]{2,5})")
 # A YAML node tag (YAML 1.2, section 6.9.1, "Node Tags") before the value it tags: Ansible's
@@ -71,8 +68,9 @@ def bare_secret(value: str, in_code: bool = True) -> bool:
 
 
 def filler(value: str) -> bool:
-    """A prefix and a run of one character, or a documented sample: shaped like a key, not a key."""
-    return FILLER.fullmatch(value) is not None or DOCUMENTED_SAMPLE.fullmatch(value) is not None
+    """A prefix and a run of one character: shaped like a key, not a key. (A provider's documented
+    sample key, such as AWS's ``AKIAIOSFODNN7EXAMPLE``, is not filler: issue 19 masks samples too.)"""
+    return FILLER.fullmatch(value) is not None
 
 
 def yaml_tag(text: str, start: int) -> bool:
