@@ -31,6 +31,18 @@ def counter() -> TokenCounter:
     return TokenCounter()
 
 
+def one_project(data: Scenario) -> Scenario:
+    """The scenario's first project alone (its sessions, agents and questions): every kind of item is
+    in each project, and one keeps the model's and the service's work small."""
+    project = data.requests[0].project
+    requests = [r for r in data.requests if r.project == project]
+    agents = {r.agent_id for r in requests}
+    truth = data.truth.model_copy(update={
+        "queries": tuple(q for q in data.truth.queries if q.project == project),
+        "agents": {name: agent for name, agent in data.truth.agents.items() if name in agents}})
+    return data.model_copy(update={"requests": requests, "truth": truth})
+
+
 def _item(note_id: str, tokens: int = 10) -> Retrieved:
     return Retrieved(note_id, note_id, (note_id,), "personal:a", "lesson", tokens)
 
@@ -92,10 +104,7 @@ def test_history_tokens_count_each_agents_whole_log() -> None:
 
 def test_with_meaning_the_raw_log_answers_most_questions_its_agent_heard(tmp_path: Path, minilm: Embedder) -> None:
     """A sanity check of the held-out questions: a meaning-aware retriever over the raw log finds most."""
-    full = scenario("heldout")
-    project = full.requests[0].project  # one project keeps the model's work small
-    truth = full.truth.model_copy(update={"queries": tuple(q for q in full.truth.queries if q.project == project)})
-    data = full.model_copy(update={"requests": [r for r in full.requests if r.project == project], "truth": truth})
+    data = one_project(scenario("heldout"))
     settings = make_settings(tmp_path / "store", provider="minilm")
     run = run_arm(RawLogArm(RawLog(settings, minilm, counter())), data, counter())
     assert run.report.hit_rate_by_kind["own"] >= 0.6
@@ -105,9 +114,9 @@ def test_with_meaning_the_raw_log_answers_most_questions_its_agent_heard(tmp_pat
 
 def test_the_reverie_arm_drives_a_real_service_end_to_end(serve_session: int, tmp_path: Path) -> None:
     """Capture over HTTP with one key per agent, consolidation in the agents' actors (every 5 new
-    sessions, then at the end), mining of every project, retrieval as each agent: the invariants hold.
+    sessions, then at the end), mining of the project, retrieval as each agent: the invariants hold.
     The app joins the session's Serve; the rest of the service is its own."""
-    data = scenario("dev")
+    data = one_project(scenario("dev"))
     events = sum(len(r.events) for r in data.requests)
     settings = make_settings(tmp_path / "store", provider="minilm")
     drain = settings.serve.model_copy(update={"drain_check_seconds": DRAIN_CHECK_SECONDS})
