@@ -30,11 +30,14 @@ browser:
 bench: $(STAMP)
 	$(PY) -m bench --quick
 
+# torch comes from pip (its CPU build lies on this machine's disk, where only pip looks); the rest
+# from uv, installed into the venv by pip: the same resolution as pip's in about a sixth of the time.
+# The constraints keep the installed torch (2.13.0+cpu satisfies ==2.13.0), so uv fetches no other.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -c constraints.txt torch==2.13.0
-	$(PIP) install -c constraints.txt -e '.[dev]'
+	$(PIP) install -c constraints.txt torch==2.13.0 uv
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -c constraints.txt -e '.[dev]'
 	$(PY) -m mining.warm
 	touch $(STAMP)
 

@@ -49,11 +49,16 @@ def with_data(settings: Settings, data: Path | str | None) -> Settings:
     return settings.model_copy(update={"store": settings.store.model_copy(update={"uri": str(data)})})
 
 
+PortOption = Annotated[int | None, typer.Option(
+    "--port", min=1, max=65535,
+    help="serve on this port of 127.0.0.1 (default: a free one); where Serve already runs on the Ray, its port")]
+
+
 @app.command()
-def demo(data: DataOption = None) -> None:
-    """The main job end to end: start a local service on a free port with a temporary store (or
-    --data), run the bundled fleet sample through it over HTTP (capture, consolidation, mining,
-    retrieval), print what it did, and shut it down."""
+def demo(data: DataOption = None, port: PortOption = None) -> None:
+    """The main job end to end: start a local service on a free port (or --port) with a temporary
+    store (or --data), run the bundled fleet sample through it over HTTP (capture, consolidation,
+    mining, retrieval), print what it did, and shut it down."""
     from launcher.demo import run_demo
     from launcher.local import local_service
 
@@ -64,7 +69,7 @@ def demo(data: DataOption = None) -> None:
         settings = with_data(settings, data or Path(tmp) / "store")
         started = time.perf_counter()
         with console.status("starting a local Reverie: Ray, embedding service, agents' directory, mining, HTTP API"):
-            service = stack.enter_context(local_service(settings, triggers=False))
+            service = stack.enter_context(local_service(settings, triggers=False, port=port))
         console.print(f"Reverie is serving {service.url} (store {settings.store.uri}); "
                       f"started in {time.perf_counter() - started:.1f} s", soft_wrap=True)
         run_demo(service, console)

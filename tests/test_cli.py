@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-from ray import serve as ray_serve
 from typer.testing import CliRunner
 
 from reverie.cli import app
@@ -27,11 +26,12 @@ def _pair(value: str) -> tuple[int, ...]:
 
 
 def test_the_demo_runs_the_fleet_sample_end_to_end_and_its_numbers_agree(
-        ray_session: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        serve_session: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo joins the session's Ray and Serve (``--port``: the app is deployed beside the others
+    and deleted at the end); everything else it starts is its own, as under `reverie demo`."""
     monkeypatch.setenv("COLUMNS", "220")
-    ray_serve.shutdown()  # the demo starts Serve on a port of its own, as `reverie demo` does (the next app restarts ours)
     store = tmp_path / "store"
-    result = runner.invoke(app, ["demo", "--data", str(store)])
+    result = runner.invoke(app, ["demo", "--data", str(store), "--port", str(serve_session)])
     assert result.exit_code == 0, result.output
     assert "Reverie is serving http://127.0.0.1:" in result.output and "the service is stopped" in result.output
     summary = _summary(result.output)
