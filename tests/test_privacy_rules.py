@@ -800,3 +800,14 @@ def test_documented_sample_tokens_of_the_eighth_extension_are_masked(masker: Mas
     """Issue 19: a provider's documented sample is masked like any key."""
     out = masker.mask(text)
     assert "0123456789abcdef" not in out.text and "EXAMPLEKEY" not in out.text, out.text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("the new vault password is Kite42Heron.", "the new vault password is [SECRET:password]"),
+    ("the new vault password is Kite42Heron.\nthanks", "the new vault password is [SECRET:password]\nthanks"),
+    ("the new vault password is Kite42Heron. Thanks", "the new vault password is [SECRET:password]. Thanks"),
+])
+def test_a_dot_that_ends_the_line_after_a_password_is_masked_with_it(masker: Masker, text: str, masked: str) -> None:
+    """Generated passwords end in a symbol as often as not: at the end of a line the dot may be the
+    password's last character, and masking a sentence's dot costs nothing."""
+    assert masker.mask(text).text == masked

@@ -128,9 +128,15 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     value = match.group("v")
     if not_a_value(value) or len(value) < 6 or yaml_tag(text, match.start("v")):
         return None
-    if match.group("link") is not None:
-        return None if reads_as_word(value) else match.span("v")
-    return match.span("v") if generated(value) else None
+    keep = reads_as_word(value) if match.group("link") is not None else not generated(value)
+    return None if keep else with_final_dot(text, match.span("v"))
+
+
+def with_final_dot(text: str, span: Span) -> Span:
+    """A dot that ends the line right after the value may end the sentence or the password
+    (generated passwords end in a symbol as often as not): it is masked with the value."""
+    start, end = span
+    return (start, end + 1) if text[end:end + 1] == "." and text[end + 1:end + 2] in ("", "\n", "\r") else span
 
 
 def not_a_credential(text: str, match: re.Match[str]) -> bool:
