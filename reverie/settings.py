@@ -43,7 +43,7 @@ class EmbeddingSettings(Section):
 #: Oceania, Africa and the Middle East. ``+``/``00`` numbers are recognised in every region.
 PHONE_REGIONS = (
     "US", "CA", "GB", "IE", "DE", "AT", "CH", "FR", "BE", "NL", "ES", "PT", "IT", "PL", "CZ", "SE", "NO",
-    "DK", "FI", "BR", "MX", "AR", "JP", "KR", "CN", "IN", "SG", "HK", "PH", "ID", "AU", "NZ", "ZA", "NG",
+    "DK", "FI", "GR", "BR", "MX", "AR", "JP", "KR", "CN", "IN", "SG", "HK", "PH", "ID", "AU", "NZ", "ZA", "NG",
     "KE", "EG", "IL", "AE", "TR", "RU",
 )
 

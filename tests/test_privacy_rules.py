@@ -656,3 +656,158 @@ def test_a_providers_documented_sample_key_is_masked_like_any_key(masker: Masker
     lets a key through because it looks like a sample would let a real key through that ends so."""
     out = masker.mask("aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
     assert "AKIAIOSFODNN7EXAMPLE" not in out.text and "wJalrXUtnFEMI" not in out.text, out.text
+
+
+# ---- after the eighth held-out extension (heldout_world8.jsonl): the classes its blind run missed ---
+
+KUBEADM = "xcjudc.o6x4x49ltirb2sq3"  # a bootstrap token's shape, [a-z0-9]{6}.[a-z0-9]{16}, no meaning
+PASSPHRASE = "maple.otter.lantern7"   # a generated passphrase, words joined by dots, no meaning
+
+
+@pytest.mark.parametrize("text", [
+    f"La contrasenya de la impressora és {PW}",                       # Catalan
+    f"Ang password ng database ay {PW}",                              # Tagalog "ng" … "ay"
+    f"Nenosiri la kompyuta ni {PW}",                                  # Swahili
+    f"Kata laluan untuk router ialah {PW}",                           # Malay
+    f"A senha do banco de dados ficou {PW}",                          # Portuguese "ficou"
+    f"Routerin parolası {PW}",                                        # Turkish possessive
+    f"Az adatbázis jelszava: {PW}",                                   # Hungarian possessive
+    f"הסיסמה למחשב היא {PW}",                                         # Hebrew, article prefixed
+    f"รหัสผ่านเราเตอร์คือ {PW}",                                         # Thai, qualifier after the word
+    f"la clave de la base de datos es {PW}",                          # Spanish "clave"
+    f"Koden til alarmen er {PW}",                                     # Danish "koden"
+    f"le mdp de la box est {PW}",                                     # French abbreviation
+    f"palavra-passe do portal: {PW}",
+    f"oye, ¿la contra del wifi? — sí, es {PW}",                       # a question, a dash, the answer
+    f"Ich habe das Passwort für das NAS zurückgesetzt, neu: {PW}",   # a clause ends before the link
+    f"the password (the one from the onboarding mail) is {PW}",       # an aside in parentheses
+    f"login as ops, the creds are in the vault but for now: ops / {PW}",
+    f"log in with password {PASSPHRASE} and open Settings",           # a dotted passphrase is no attribute
+    f"db_password: {PASSPHRASE}",
+    f"пароль от стенда: {PASSPHRASE}, логин admin",
+    "smtpPassword=WXYZ7311.heron",                                     # mixed case, four digits, a dot
+])
+def test_passwords_of_the_eighth_extension_are_masked(masker: Masker, text: str) -> None:
+    out = masker.mask(text)
+    assert "[SECRET:password]" in out.text and PW not in out.text and PASSPHRASE not in out.text, out.text
+    assert "WXYZ7311" not in out.text, out.text
+
+
+@pytest.mark.parametrize("text", [
+    "machine git.corp.example\n  login ci\n  password Tr4v3l-Hat",                  # .netrc
+    f"define( 'SMTP_PASSWORD', '{PW}' );",                                          # wp-config.php
+    f"secret = os.getenv(\"API_SECRET\", \"{PW}\")",                                  # a lookup's default
+    f"password: <%= ENV.fetch('DB_PASSWORD', '{PW}') %>",
+    f"sqlcmd -S db01 -U sa -P {PW} -Q \"select 1\"",
+    f"mosquitto_sub -h broker.local -u dev --pw '{PW}' -t '#'",
+    f"ldapwhoami -x -D cn=admin,dc=corp -w {PW}",
+    f"lftp -u backup,{PW} ftp.corp.example",
+    f"htpasswd -bc /etc/apache2/.htpasswd alice {PW}",
+    f"htpasswd -nbB alice {PW} >> users",
+    f"openssl passwd -6 -salt xyz '{PW}'",
+    f"sqlplus scott/{PW}@orclpdb",
+    f"echo '{PW}' | gpg --batch --passphrase-fd 0 -c notes.txt",
+    f"echo '{PW}' | docker login -u bot --password-stdin registry.corp.example",
+])
+def test_credential_files_and_command_lines_of_the_eighth_extension_are_masked(masker: Masker, text: str) -> None:
+    out = masker.mask(text)
+    assert "[SECRET:password]" in out.text and PW not in out.text and "Tr4v3l" not in out.text, out.text
+
+
+NETLIFY = "nfp_nIHTLlYjG0cfJYQWtnjOzq84Zm9hacCT1nuu"
+AIRTABLE = "patbaVbViKtOtac0n.aa2d7036fd3d424bd18d6092fa571c98980c6663f4a72dbfeb45f37a577d6a48"
+ATLASSIAN = ("ATATT3xFfGF0j4PsEYcOZTNppX50b_RzcbOV9nwog4JkdzFjhQSXO_u_Jh97FhZ58upvQLZo5xMuTThZJjF84Ky9iiLixYmpxx_"
+             "PEy4FWdSNp_fm4VGQnny_25mqdTqX5Q2oW81qjxE4zJtBaQUlvO1MrCWbntCius-KXl4KjX4-=DAF79130")
+LEGACY_ADO = "x3aqxcle7dbdguipxwwfpmprg2bmbh2ujroduwykutkbrbcsjtnb"
+H40 = H32 + "a1b2c3d4"
+
+
+@pytest.mark.parametrize(("text", "label", "value"), [
+    (f"kubeadm join 10.1.2.3:6443 --token {KUBEADM} --discovery-token-ca-cert-hash sha256:{H32}{H32}", "kubeadm_token", KUBEADM),
+    (f"bootstrapTokens:\n- token: \"{KUBEADM}\"\n  ttl: 2h", "kubeadm_token", KUBEADM),
+    (f"$ kubeadm token create\n{KUBEADM}", "kubeadm_token", KUBEADM),
+    ("type: bootstrap.kubernetes.io/token\nstringData:\n  token-id: ab12cd\n  token-secret: ssz52f52vigx3x4y",
+     "kubeadm_token", "ssz52f52vigx3x4y"),
+    (f"netlify link --auth {NETLIFY}", "netlify_token", NETLIFY),
+    (f"table = Api(\"{AIRTABLE}\").table(\"app1\", \"tbl1\")", "airtable_token", AIRTABLE),
+    (f"CONFLUENCE_TOKEN={ATLASSIAN}", "atlassian_token", ATLASSIAN),                  # not a generic password
+    (f"export AZURE_DEVOPS_EXT_PAT={LEGACY_ADO}", "azure_devops_token", LEGACY_ADO),  # the 52-character format
+    ("auth=(\"rzp_test_iScUHWMiwrCU9Q\", \"qwTtT5RixDCNSoWH4ROZIu0f\")", "razorpay_key", "qwTtT5RixDCNSoWH4ROZIu0f"),
+    ("version: \"3\"\nagent:\n  authtoken: 3Iq9KWQa3sv4GhraaLDSz599O4S_LHm2aSaiZOJd4v1vJ6OoX", "ngrok_token", "3Iq9KWQa3sv4"),
+    ("CF_API_KEY=c6fe9cdf3cadfc1675cda78a097dc8fa1f75b", "cloudflare_key", "c6fe9cdf3cadfc16"),
+    (f"curl -H 'DD-APPLICATION-KEY: {H40}' https://api.datadoghq.eu/api/v1/monitor", "datadog_key", H40),
+    (f"machine api.wandb.ai\n  login user\n  password {H40}", "wandb_key", H40),
+    (f"API_TOKEN=\"{A40}\"\nhttp :8080/me \"Authorization: Bearer ${{API_TOKEN}}\"", "bearer_token", A40),
+    ("authorization:\n  type: Basic\n  credentials: c2NyYXBlcjpRejQjd1RuOGJZdjE=", "basic_auth", "c2NyYXBlcjpR"),
+    (f"Mit AKIAZ7Q2M4X6C8V0B1N3 / {A40} geht es nicht", "aws_secret", A40),
+    (f"dsn := \"app:{PW}@tcp(127.0.0.1:3306)/shop?parseTime=true\"", "url_credentials", PW),
+])
+def test_tokens_of_the_eighth_extension_are_masked_under_their_own_label(
+    masker: Masker, text: str, label: str, value: str,
+) -> None:
+    out = masker.mask(text)
+    assert f"[SECRET:{label}]" in out.text and value not in out.text, out.text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("PPS No: 2461357K", "PPS No: [PII:ie_ppsn]"),
+    ('{"ppsn": "5072913HA", "class": "A1"}', '{"ppsn": "[PII:ie_ppsn]", "class": "A1"}'),
+    ("NRIC: S7412308B", "NRIC: [PII:sg_nric]"),
+    ("FIN M4412078R expires 2027", "FIN [PII:sg_nric] expires 2027"),              # the 2022 M series
+    ("name,nric,team\nAlex,T0245716J,Ops", "name,nric,team\nAlex,[PII:sg_nric],Ops"),  # a column's header names it
+    ("imie;pesel\nJan;44051401359", "imie;pesel\nJan;[PII:pl_pesel]"),
+    ("Henkilötunnus 150307A123V", "Henkilötunnus [PII:fi_hetu]"),                 # six digits, then a letter
+    ("身份证号码 430104198706080450", "身份证号码 [PII:cn_ric]"),                    # also Luhn-valid with a card prefix
+    ("Κινητό: 694 512 3378", "Κινητό: [PII:phone]"),
+    ("Contacto: 612 345678", "Contacto: [PII:phone]"),
+    ("Number: 612 345 678", "Number: [PII:phone]"),                                 # a line labelled only "Number"
+    ("Téléphone : 0470/12.34.56", "Téléphone : [PII:phone]"),
+])
+def test_identifiers_and_phones_of_the_eighth_extension_are_masked(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize("text", [
+    '"next_page_token": "eyJvZmZzZXQiOjIwMCwic2VlZCI6NDJ9"',                       # a pagination cursor
+    "arn:aws:secretsmanager:us-east-1:123456789012:secret:app/db-AbC123x9",          # an ARN's resource
+    "OPENAI_API_KEY=op://Dev/OpenAI/credential",                                     # a 1Password reference
+    "# public key: age122wvrcwxgsjzf79hx38gr8kjk3gr2eqpuahewrha4n6g3myyw4veruj0n5",  # an age recipient
+    'anthropic_api_key = "sk-ant-xxxxxxxxxx"',                                       # filler after a two-part prefix
+    "password = cfg.db.password2",                                                   # code, one digit
+    "the password (see the wiki) is required",
+    "la contra es que tarda mucho",
+    "machine learning password reset flow",                                          # no host, no login: not .netrc
+    "htpasswd -c /etc/apache2/.htpasswd alice",                                      # prompts: no -b
+    "openssl passwd -6 -stdin < pw.txt",
+    "sqlplus / as sysdba",
+    "order 110005198705121237 shipped",                                              # stdnum cannot place it
+    "Part S7412308B in stock",                                                       # an NRIC's shape, unnamed
+    "name,code,team\nAlex,T0245716J,Ops",                                            # a column not named so
+    "EAN 4006381333931, GTIN 00012345600012",                                        # product codes
+    "Teams dial-in: conference ID 384 992 117#",                                     # a code keyed in with "#"
+    "contact: john.doe@example.com, sales@example.net",                              # placeholders, role mailboxes
+    "From: CI <alerts@build.test>",                                                  # a reserved top-level domain
+])
+def test_near_misses_of_the_eighth_extension_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize("text", [
+    "kubeadm join 192.168.0.200:6443 --token abcdef.0123456789abcdef",               # the kubeadm docs' sample
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+])
+def test_documented_sample_tokens_of_the_eighth_extension_are_masked(masker: Masker, text: str) -> None:
+    """Issue 19: a provider's documented sample is masked like any key."""
+    out = masker.mask(text)
+    assert "0123456789abcdef" not in out.text and "EXAMPLEKEY" not in out.text, out.text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("the new vault password is Kite42Heron.", "the new vault password is [SECRET:password]"),
+    ("the new vault password is Kite42Heron.\nthanks", "the new vault password is [SECRET:password]\nthanks"),
+    ("the new vault password is Kite42Heron. Thanks", "the new vault password is [SECRET:password]. Thanks"),
+])
+def test_a_dot_that_ends_the_line_after_a_password_is_masked_with_it(masker: Masker, text: str, masked: str) -> None:
+    """Generated passwords end in a symbol as often as not: at the end of a line the dot may be the
+    password's last character, and masking a sentence's dot costs nothing."""
+    assert masker.mask(text).text == masked

@@ -12,10 +12,14 @@ What is found, and by what (one module each):
 - ``ruleset``: gitleaks' maintained rule set (about 220 providers' tokens), vendored as data in
   ``reverie/data/gitleaks/`` and compiled once; ``goregex`` translates its Go regexes;
 - ``plugins``: detect-secrets' regex plugins, beside it;
+- ``providers``: provider token formats neither has, or has only after an assignment naming the
+  provider (Netlify, Airtable, Atlassian, Kubernetes bootstrap tokens …), each naming its documentation;
 - ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
-  credentials in URLs, bearer headers), each naming the format's documentation;
-- ``commands``: credentials on command lines (``curl -u``, ``mysql -p``, ``--token``, a password
-  piped or given as a here-string to ``sudo -S``, ``passwd --stdin`` or ``chpasswd``);
+  credential files such as ``.netrc``, credentials in URLs, bearer headers), each naming the
+  format's documentation;
+- ``commands``: credentials on command lines (``curl -u``, ``mysql -p``, ``sqlcmd -P``, ``htpasswd -b``,
+  ``--token``, a password piped or given as a here-string to ``sudo -S``, ``passwd --stdin``,
+  ``chpasswd`` or ``gpg --passphrase-fd 0``);
 - ``prose``: secrets said in prose ("the root password is X", "pw X");
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
   ``[at]``/``dot``), phone numbers (libphonenumber, in the regions
@@ -24,8 +28,9 @@ What is found, and by what (one module each):
   Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
   CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
   number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
-  TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number) by shape and checksum, the
-  weak ones after a word naming them.
+  TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore
+  NRIC/FIN) by shape and checksum, the weak ones after a word naming them (or under a table column
+  it heads).
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

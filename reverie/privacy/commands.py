@@ -1,14 +1,16 @@
 """Credentials given on a command line: as an option's value (curl's ``-u``, mysql's ``-p``,
-sshpass, registry logins, redis-cli, rabbitmqctl, ``net use``, a ``--token``), or fed to a command
-that reads a password from its standard input (``sudo -S``, ``passwd --stdin``, ``chpasswd``),
-through a pipe or a here-string. Each pattern names the command's documentation.
+sshpass, registry logins, redis-cli, rabbitmqctl, ``net use``, sqlcmd, mosquitto, the OpenLDAP
+clients, lftp, a ``--token``), as an argument (``htpasswd -b``, ``openssl passwd``, sqlplus's
+``user/password@db``), or fed to a command that reads a password from its standard input
+(``sudo -S``, ``passwd --stdin``, ``chpasswd``, ``gpg --passphrase-fd 0``, a registry login's
+``--password-stdin``), through a pipe or a here-string. Each pattern names the command's documentation.
 """
 
 from __future__ import annotations
 
 import re
 
-from reverie.privacy.findings import Detector, Locate, PatternDetector
+from reverie.privacy.findings import Detector, Locate, PatternDetector, Span
 from reverie.privacy.own_rules import bearer_span, credentials_span, literal_value, quoted_or_literal
 
 # curl(1) -u/--user user:password.
@@ -24,8 +26,15 @@ SSHPASS_PASSWORD = re.compile(
     r"\bsshpass\b[ \t]+-p[ \t]*(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
 )
 # Commands that read a password from the standard input: ``sudo -S`` ("read the password from the
-# standard input", sudo(8)) and ``passwd --stdin`` (passwd(1) on Red Hat systems).
-STDIN_READER = r"(?:sudo\b[^\n|<]*?[ \t]-\w*S\b|passwd\b[^\n|<]*?--stdin\b)"
+# standard input", sudo(8)), ``passwd --stdin`` (passwd(1) on Red Hat systems), ``gpg
+# --passphrase-fd 0`` (gpg(1): read the passphrase from file descriptor 0), a registry login's
+# ``--password-stdin`` (docker(1) login, podman, helm registry, oras) and ``az devops login``
+# (learn.microsoft.com, "Sign in with a personal access token": ``echo $PAT | az devops login``).
+STDIN_READER = (
+    r"(?:sudo\b[^\n|<]*?[ \t]-\w*S\b|passwd\b[^\n|<]*?--stdin\b|gpg\b[^\n|<]*?--passphrase-fd[ \t=]+0\b"
+    r"|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n|<]*?--password-stdin\b"
+    r"|az[ \t]+devops[ \t]+login\b)"
+)
 # The password piped to one (``echo 'PASSWORD' | sudo -S …``) or given as a here-string (bash(1),
 # "Here Strings": ``sudo -S apt-get update <<< 'PASSWORD'``).
 PIPED_PASSWORD = re.compile(
@@ -46,14 +55,37 @@ CHPASSWD_HERE_STRING = re.compile(
 )
 # Command lines that take a password as an argument: a registry login's ``-p``/``--password``
 # (docker(1), podman, helm registry), redis-cli's ``-a``/``--pass``, ``rabbitmqctl add_user USER
-# PASSWORD`` and ``change_password``, Windows' ``net use \\host\share /user:NAME PASSWORD``.
+# PASSWORD`` and ``change_password``, Windows' ``net use \\host\share /user:NAME PASSWORD``,
+# sqlcmd's and bcp's ``-P`` (learn.microsoft.com, "sqlcmd utility"), mosquitto_pub's and _sub's
+# ``-P``/``--pw`` (mosquitto_pub(1)), the OpenLDAP clients' ``-w`` (ldapsearch(1): "use passwd as the
+# password for simple authentication").
 ARGUMENT_VALUE = r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"]{4,128}))(?![^\s])"
 CLI_PASSWORD = re.compile(
     r"(?:\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
     r"|\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+"
     r"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)[ \t]+"
-    r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/))"
+    r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/)"
+    r"|\b(?:sqlcmd|bcp)\b[^\n|;&]*?[ \t]-P[ \t]*"
+    r"|\bmosquitto_(?:pub|sub|rr)\b[^\n|;&]*?[ \t](?:-P|--pw)[ \t]+"
+    r"|\bldap(?:search|add|modify|delete|modrdn|whoami|passwd|compare|exop)\b[^\n|;&]*?[ \t]-w[ \t]+)"
     + ARGUMENT_VALUE
+)
+# lftp(1) ``-u user,password``.
+LFTP_USER_PASSWORD = re.compile(r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[\"']?[^\s,\"']+,(?P<v>[^\s\"']+)")
+# htpasswd's batch mode takes the password as the last argument (httpd.apache.org, "htpasswd": ``-b``,
+# ``htpasswd -b[c] passwdfile username password``, ``htpasswd -nb username password``).
+HTPASSWD_BATCH = re.compile(
+    r"\bhtpasswd(?P<options>(?:[ \t]+-\w+)+)(?P<arguments>(?:[ \t]+[^\s\-|;&'\"][^\s|;&]*){1,2})[ \t]+" + ARGUMENT_VALUE
+)
+# ``openssl passwd`` hashes the password given as its argument (openssl-passwd(1)).
+OPENSSL_PASSWD = re.compile(
+    r"\bopenssl[ \t]+passwd\b(?:[ \t]+-(?:salt|in)[ \t]+\S+|[ \t]+-(?!stdin\b)\w+)*[ \t]+"
+    r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"()|;&\-][^\s'\"()|;&]{3,127}))"
+)
+# SQL*Plus and Oracle's loaders take ``username/password@connect_identifier`` (Oracle, "SQL*Plus
+# User's Guide and Reference", SQLPLUS command syntax).
+ORACLE_LOGON = re.compile(
+    r"\b(?:sqlplus|sqlldr|expdp|impdp)\b(?:[ \t]+-\w+)*[ \t]+[\"']?[\w$#]+/(?P<v>[^\s@/\"']+)(?=@|[\"']?(?:\s|$))"
 )
 # An option whose name ends in "token" takes a bearer token: kubectl's ``--token`` ("Bearer token
 # for authentication to the API server", kubectl reference), Jupyter's ``--ServerApp.token`` (the
@@ -61,6 +93,14 @@ CLI_PASSWORD = re.compile(
 TOKEN_OPTION = re.compile(
     r"(?i)(?<![\w\-])--?(?:[\w\-]*[.\-_])?token(?:[ \t]+|[ \t]*=[ \t]*)[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9\-._~+/]{15,}=*)"
 )
+
+
+def htpasswd_span(text: str, match: re.Match[str]) -> Span | None:
+    """The password, when ``-b`` is given and the arguments before it are the file and the user
+    (only the user with ``-n``, which prints instead of writing a file)."""
+    flags = "".join(option.lstrip("-") for option in match.group("options").split())
+    before = 1 if "n" in flags else 2
+    return quoted_or_literal(text, match) if "b" in flags and len(match.group("arguments").split()) == before else None
 
 
 def command_line_detectors() -> tuple[Detector, ...]:
@@ -71,10 +111,14 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(CURL_USER_PASSWORD, ("curl",), credentials_span),
         password(MYSQL_PASSWORD, ("mysql",)),
         password(SSHPASS_PASSWORD, ("sshpass",)),
-        password(PIPED_PASSWORD, ("sudo", "passwd")),
+        password(PIPED_PASSWORD, ("sudo", "passwd", "passphrase-fd", "password-stdin", "az devops")),
         password(HERE_STRING_PASSWORD, ("<<<",)),
         password(CHPASSWD_PIPED, ("chpasswd",), literal_value),
         password(CHPASSWD_HERE_STRING, ("chpasswd",), literal_value),
-        password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use")),
+        password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use", "sqlcmd", "bcp", "mosquitto_", "ldap")),
+        password(LFTP_USER_PASSWORD, ("lftp",), literal_value),
+        password(HTPASSWD_BATCH, ("htpasswd",), htpasswd_span),
+        password(OPENSSL_PASSWD, ("openssl",)),
+        password(ORACLE_LOGON, ("sqlplus", "sqlldr", "expdp", "impdp"), literal_value),
         PatternDetector("SECRET", "bearer_token", TOKEN_OPTION, ("token",), bearer_span),
     )

@@ -91,5 +91,5 @@ class Gated:
             return
         lowered = text.lower()
         for detector in self.detectors:
-            if not detector.triggers or any(t in lowered for t in detector.triggers):
+            if not detector.triggers or any(map(lowered.__contains__, detector.triggers)):
                 yield from detector.find(text)

@@ -14,6 +14,7 @@ from reverie.privacy.own_rules import own_secret_detectors
 from reverie.privacy.personal import PhoneDetector, personal_data_detectors
 from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
+from reverie.privacy.providers import provider_detectors
 from reverie.privacy.ruleset import load_ruleset
 from reverie.privacy.values import filler
 from reverie.settings import PrivacySettings
@@ -23,13 +24,15 @@ from reverie.settings import PrivacySettings
 #: African ID, the Romanian CNP and the Korean RRN come before card numbers: all are 13 digits, found
 #: only after a word that names them, and a 13-digit number with a Luhn digit may also pass for a
 #: Maestro card. The Japanese My Number, found only after a word that names it, comes before the
-#: Aadhaar, whose 4-4-4 grouping and check digit it may also have.
+#: Aadhaar, whose 4-4-4 grouping and check digit it may also have. The Chinese resident identity
+#: number (18 characters, a valid date of birth and an ISO 7064 check) comes before card numbers:
+#: a card of 18 digits is rare, and one that also passes that date and check rarer still.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir", "es_dni",
-            "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu", "dk_cpr",
-            "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id", "jp_my_number",
-            "aadhaar", "cn_ric", "in_pan", "email", "phone")
+PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir",
+            "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu",
+            "dk_cpr", "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id",
+            "jp_my_number", "aadhaar", "sg_nric", "ie_ppsn", "in_pan", "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
 #: naming DeepSeek, inside OpenAI's ``sk-``): where both match, the narrower one names the span.
@@ -45,8 +48,8 @@ def rank(label: str) -> int:
 
 
 def secret_detectors() -> tuple[Detector, ...]:
-    return (load_ruleset(), *plugin_detectors(), *own_secret_detectors(), *command_line_detectors(),
-            *prose_secret_detectors())
+    return (load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(),
+            *command_line_detectors(), *prose_secret_detectors())
 
 
 def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:
@@ -116,7 +119,7 @@ class Masker:
         raw = [
             Finding(f.category, f.label, f.start + start, f.end + start)
             for detector in self._detectors
-            if not detector.triggers or any(t in lowered for t in detector.triggers)
+            if not detector.triggers or any(map(lowered.__contains__, detector.triggers))
             for f in detector.find(segment)
             if f.category != "SECRET" or not filler(segment[f.start:f.end])
         ]

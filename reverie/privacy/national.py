@@ -10,15 +10,18 @@ print (``1234.56.782``, ``123.456.789-09``) count alone. Likewise a 3-3-3 Canadi
 a phone number of a configured region, on a line that speaks of phones, counts as a SIN only
 after a word that names it. The same holds for the identifiers of :data:`NAMED_IDS` (Polish PESEL,
 Swedish personnummer, Danish CPR, Norwegian fødselsnummer, Portuguese NIF, Australian TFN, South
-African ID, Romanian CNP, Korean RRN, Japanese My Number, the Indian PAN, and the bare forms of the Belgian, Chilean, Swiss, US,
-Canadian and Indian numbers); the Belgian, Chilean and Swiss printed shapes, the Finnish
-henkilötunnus, the Chinese resident identity number and the Mexican CURP count alone.
+African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore NRIC/FIN, the Indian
+PAN, and the bare forms of the Belgian, Chilean, Swiss, US, Canadian and Indian numbers): the word
+may also be the header of the table column the number is in (``employee,nric,dept``). The Belgian,
+Chilean and Swiss printed shapes, the Finnish henkilötunnus, the Chinese resident identity number
+and the Mexican CURP count alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from stdnum import luhn
 from stdnum.au import tfn
@@ -33,6 +36,7 @@ from stdnum.dk import cpr
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
+from stdnum.ie import pps
 from stdnum.in_ import aadhaar, pan
 from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
@@ -47,8 +51,8 @@ from stdnum.se import personnummer
 from stdnum.us import ssn
 from stdnum.za import idnr as za_idnr
 
-from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
-from reverie.privacy.personal import PHONE_WORDS, line_before
+from reverie.privacy.findings import Detector, Finding, Gated, PatternDetector, Span, value_group
+from reverie.privacy.personal import PHONE_WORDS, TABLE_SEPARATORS, column_header, line_before
 
 Check = Callable[[str], bool]
 PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
@@ -113,13 +117,45 @@ CPF_NAMED = re.compile(
 
 
 
-def named(words: str, value: str) -> re.Pattern[str]:
-    """``value`` (group ``v``) after a word that names the identifier, with at most 24 characters,
-    none a digit, between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without
-    spaces may follow (``マイナンバーは271828180049です``), but no ASCII letter or digit."""
-    return re.compile(
-        rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
+@dataclass(frozen=True)
+class Named:
+    """An identifier that counts only where a word names it: ``pattern`` finds the value (group
+    ``v``) after the word, ``value`` the value alone, ``header`` a table column's header that is
+    the word (``PESEL``, ``nric``, ``PPS No.``)."""
+
+    pattern: re.Pattern[str]
+    value: re.Pattern[str]
+    header: re.Pattern[str]
+
+
+def named(words: str, value: str) -> Named:
+    """``value`` after a word that names the identifier, with at most 24 characters, none a digit,
+    between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without spaces may follow
+    (``マイナンバーは271828180049です``), but no ASCII letter or digit."""
+    return Named(
+        re.compile(rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
+                   r"(?![0-9A-Za-z_\-]|\.\d)"),
+        re.compile(rf"(?i)(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"),
+        re.compile(rf"(?i)(?:{words})(?:[ \t_.\-]*(?:no|nr|number|#)\.?)?"),
     )
+
+
+@dataclass(frozen=True)
+class HeadedColumn:
+    """A named identifier in a table (CSV, TSV, Markdown) whose column header is its word."""
+
+    label: str
+    named: Named
+    check: Check
+    triggers: tuple[str, ...]
+
+    def find(self, text: str) -> Iterator[Finding]:
+        if not any(separator in text for separator in TABLE_SEPARATORS):
+            return
+        for match in self.named.value.finditer(text):
+            header = column_header(text, match.start()).strip(" \t\"'|")
+            if header and self.named.header.fullmatch(header) and self.check(match.group("v")):
+                yield Finding("PII", self.label, *match.span("v"))
 
 
 # Identifiers whose printed shape is distinctive and whose check is strong count alone:
@@ -140,7 +176,7 @@ MX_CURP = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d(?![A
 # Australian TFN, the Romanian CNP, the Japanese My Number) or absent (the Danish CPR since 2007),
 # or the shape is a bare run of digits, the digits count only after a word that names the
 # identifier. Each: (label, pattern, check, triggers).
-NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
+NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # PESEL (Poland, Ministry of Digital Affairs): YYMMDD, serial, check digit.
     ("pl_pesel", named("pesel", r"\d{11}"), pesel.is_valid, ("pesel",)),
     # Swedish personnummer (Skatteverket): (YY)YYMMDD-NNNC, Luhn.
@@ -192,10 +228,47 @@ NAMED_IDS: tuple[tuple[str, re.Pattern[str], Check, tuple[str, ...]], ...] = (
     ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?", r"\d{9}"), lambda v: sin_valid(v),
      ("sin", "nas", "social")),
     ("aadhaar", named(r"aadhaar|aadhar|uid", r"\d{12}"), lambda v: aadhaar.is_valid(v), ("aadha", "uid")),
+    # Irish Personal Public Service Number (Department of Social Protection): seven digits, a check
+    # letter (weighted mod 23) and since 2013 a second letter.
+    ("ie_ppsn", named(r"ppsn?|pps[ \t]+(?:number|no)|personal[ \t]+public[ \t]+service[ \t]+(?:number|no)",
+                      r"\d{7}[A-W][ABHTWX]?"),
+     lambda v: pps.is_valid(v), ("pps", "personal public service")),
+    # Singapore NRIC and FIN (ICA): S, T, F, G or M, seven digits, a check letter (sg_nric_valid).
+    ("sg_nric", named(r"nric(?:[ \t]*/[ \t]*fin)?|fin|uin", r"[STFGM]\d{7}[A-Z]"), lambda v: sg_nric_valid(v),
+     ("nric", "fin", "uin")),
 )
 # Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
 # company …), four digits, a letter; no check digit, so only after a word that names it.
 IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
+
+
+# The check letter of a Singapore NRIC/FIN: weights 2, 7, 6, 5, 4, 3, 2 on the digits, plus 4 for the
+# T and G series (born or issued from 2000), mod 11, looked up in the series' table; the M series
+# (2022) adds 3 and reads its table from the end. python-stdnum has no module for it; this follows
+# GovTech's FormSG (opengovsg/FormSG, shared/utils/nric-validation.ts).
+SG_NRIC_WEIGHTS = (2, 7, 6, 5, 4, 3, 2)
+SG_NRIC_LETTERS = {"S": (0, "JZIHGFEDCBA"), "T": (4, "JZIHGFEDCBA"), "F": (0, "XWUTRQPNMLK"), "G": (4, "XWUTRQPNMLK")}
+
+
+def sg_nric_valid(value: str) -> bool:
+    number = value.upper()
+    if len(number) != 9 or not number[1:8].isdigit():
+        return False
+    total = sum(weight * int(digit) for weight, digit in zip(SG_NRIC_WEIGHTS, number[1:8], strict=True))
+    if number[0] == "M":
+        return number[8] == "KLJNPQRTUWX"[10 - (3 + total) % 11]
+    start, letters = SG_NRIC_LETTERS.get(number[0], (0, ""))
+    return bool(letters) and number[8] == letters[(start + total) % 11]
+
+
+def cn_ric_valid(value: str) -> bool:
+    """stdnum's check, which looks the birthplace up in its region table; for a code the table lists
+    only as a prefecture it raises KeyError (python-stdnum 2.2, ``cn.ric.get_birth_place``): such a
+    place is not one stdnum can confirm, so the number does not pass."""
+    try:
+        return ric.is_valid(value)
+    except KeyError:
+        return False
 
 
 def compact(value: str) -> str:
@@ -211,8 +284,9 @@ def sin_valid(value: str) -> bool:
     return sin.is_valid(number) or (number in SIN_SAMPLES and luhn.is_valid(number))
 
 
-# Every identifier but the NINO and the codice fiscale has seven digits or more in a row, with at
-# most one space, dot or hyphen between two of them: text without such a run skips them all.
+# Every identifier but the NINO, the codice fiscale and the henkilötunnus (whose century sign since
+# 2000 is a letter, ``111005A503N``) has seven digits or more in a row, with at most one space, dot or
+# hyphen between two of them: text without such a run skips them all.
 SEVEN_DIGITS = re.compile(r"\d(?:[ .\-]?\d){6}")
 
 
@@ -261,13 +335,13 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     def named_id(label: str, pattern: re.Pattern[str], check: Check, triggers: tuple[str, ...]) -> PatternDetector:
         return PatternDetector("PII", label, pattern, triggers, checked_value(check))
 
-    numbers = (
-        *(named_id(label, pattern, check, triggers) for label, pattern, check, triggers in NAMED_IDS),
+    numbers: tuple[Detector, ...] = (
+        *(named_id(label, name.pattern, check, triggers) for label, name, check, triggers in NAMED_IDS),
+        *(HeadedColumn(label, name, check, triggers) for label, name, check, triggers in NAMED_IDS),
         pii("be_nrn", BE_NRN_PRINTED, lambda v: nn.is_valid(v)),
         pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
         pii("ch_ahv", CH_AHV_PRINTED, lambda v: ahv.is_valid(v)),
-        pii("fi_hetu", FI_HETU, lambda v: hetu.is_valid(v)),
-        pii("cn_ric", CN_RIC, lambda v: ric.is_valid(v)),
+        pii("cn_ric", CN_RIC, cn_ric_valid),
         pii("ssn", SSN, ssn_valid),
         PatternDetector("PII", "ca_sin", SIN, (), sin_located(is_phone)),
         pii("fr_nir", NIR, lambda v: nir.is_valid(compact(v))),
@@ -283,7 +357,9 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     return (
         Gated(SEVEN_DIGITS, numbers),
         pii("uk_nino", NINO, nino_valid),
+        pii("fi_hetu", FI_HETU, lambda v: hetu.is_valid(v)),
         pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
         pii("mx_curp", MX_CURP, lambda v: curp.is_valid(v)),
-        PatternDetector("PII", "in_pan", IN_PAN, ("pan", "permanent account"), checked_value(lambda v: pan.is_valid(v))),
+        PatternDetector("PII", "in_pan", IN_PAN.pattern, ("pan", "permanent account"),
+                        checked_value(lambda v: pan.is_valid(v))),
     )

@@ -39,13 +39,18 @@ OBFUSCATED_EMAIL = re.compile(
 # The login of a remote shell or copy command (``ssh -p 2222 deploy@bastion``): a user on a host.
 REMOTE_LOGIN = re.compile(r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh)[ \t]+(?:[^\n@|;&]*?[ \t])?$")
 # The addresses documentation writes (RFC 2606/6761 reserved names): a generic local part at a
-# reserved domain. A named person at example.com (``chen.petrova@example.com``) is still masked.
-# Any address under ``.invalid`` (``ci@noreply.invalid``), which RFC 6761 says can never resolve,
-# names no mailbox.
+# reserved domain: a placeholder word, the placeholder person (John or Jane Doe), or a role
+# mailbox (RFC 2142, "Mailbox names for common services": info, sales, support, abuse, postmaster …;
+# and the usual billing, admin, contact, noreply). A named person at example.com
+# (``chen.petrova@example.com``) is still masked. Any address under the reserved top-level domains
+# ``.test``, ``.example``, ``.invalid`` and ``.localhost`` (RFC 2606 section 2; ``ci@noreply.invalid``),
+# which never resolve, names no mailbox.
 PLACEHOLDER_EMAIL = re.compile(
     r"(?i)(?:user(?:name)?|name|you|your(?:[._]?name|[._]?email)?|someone|somebody|email|me|foo|bar|test|example"
-    r"|first(?:name)?[._]last(?:name)?)@(?:[\w\-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid)"
-    r"|[^@]+@(?:[\w\-]+\.)*invalid"
+    r"|first(?:name)?[._]last(?:name)?|(?:john|jane)[._]?doe"
+    r"|info|marketing|sales|support|abuse|noc|security|postmaster|hostmaster|webmaster|www|ftp|news|usenet|uucp"
+    r"|billing|admin|contact|hello|no-?reply)@(?:[\w\-]+\.)*example\.(?:com|org|net)"
+    r"|[^@]+@(?:[\w\-]+\.)*(?:test|example|invalid|localhost)"
 )
 
 
@@ -64,18 +69,25 @@ def email_span(text: str, match: re.Match[str]) -> Span | None:
 
 # ---- phone numbers ---------------------------------------------------------------------------------
 
-PHONE_CANDIDATE = re.compile(  # digits with at most one separator between two of them
-    r"(?<![\w+.\-/#])(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/]|[.:]\d)"
+# Digits with at most one separator between two of them; not a code keyed in and ended with "#"
+# ("dial-in code 448 219 7703#", a conference or voicemail code).
+PHONE_CANDIDATE = re.compile(
+    r"(?<![\w+.\-/#])(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/#]|[.:]\d)"
 )
 PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
-PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-]+")
+PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-.]+")  # "0176/12345678", Belgium's "0479/97.62.77"
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
     r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
-    r"handphone|"
+    r"handphone|contact(?:o|e)?|contato|kontakt|contatto|κινητ[όο]|τηλ[έε]φωνο|τηλ|"
     r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
+    # a line labelled only "Number:" ("Número: 972 335 961")
+    r"|(?i:^[ \t]*(?:n[úu]mero|number|nummer|numer|num[ée]ro)[ \t]*:[ \t]*$)"
 )
+# A word before the number that names a product or publication code, not a phone number (GS1's GTIN
+# and EAN, UPC, ISBN, ISSN): "GTIN 05412345000013".
+PRODUCT_CODE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:gtin|ean|upc|isbn|issn)(?:-?\d{1,2})?[ \t]*[:#]?[ \t]*$")
 # An international number earlier on the line: the numbers after it are a list of phone numbers
 # ("+47 942 61 722 / 486 28 596").
 INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
@@ -103,7 +115,8 @@ class PhoneDetector:
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
             said = f"{column_header(text, start)} {before}"  # a table's header speaks for its rows
-            if CODE_GROUP_BEFORE.search(before) is None and self.is_phone(candidate, said):
+            if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
+                    and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
     def is_phone(self, candidate: str, before: str = "") -> bool:

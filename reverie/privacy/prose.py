@@ -5,13 +5,14 @@ same in the languages of the default phone regions ("das Passwort lautet X", "ha
 A credential word, then a link ("is", "is now", "set to", ":" …) or nothing, then the value. A
 value after a link is kept when it is quoted or does not read as a word (a digit or a symbol, or
 mixed case over 8 characters); a value straight after the credential word ("password X") only when
-it looks random (digits among mixed-case letters, or hex; a quarter of 16 or more characters
-digits; letters whose case flips often; a generated passphrase of three words and a number) or
-mixes symbols and digits; a date, an ``@file`` or a YAML tag (``!vault``) is never a value. A
+it looks generated (:func:`reverie.privacy.values.generated`: digits among mixed-case letters, or
+hex; a quarter of 16 or more characters digits; letters whose case flips often; a passphrase of
+three words and a number) or mixes symbols and digits; a date, an ``@file`` or a YAML tag (``!vault``) is never a value. A
 compound may name what the secret is for before the word ("das WLAN-Passwort ist X"). So "the password is required"
 and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the credential word is
-not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; the value
-is the run of ASCII characters that follows.
+not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; in Thai
+what the secret is for follows the word unspaced, then the copula คือ; the value is the run of ASCII
+characters that follows.
 """
 
 from __future__ import annotations
@@ -19,31 +20,49 @@ from __future__ import annotations
 import re
 
 from reverie.privacy.findings import Detector, PatternDetector, Span
-from reverie.privacy.values import CODE_REFERENCE, FILE_REFERENCE, NOT_SECRETS, PLACEHOLDER_VALUE, random_like, yaml_tag
+from reverie.privacy.values import (
+    FILE_REFERENCE,
+    NOT_A_CREDENTIAL_NAME,
+    NOT_SECRETS,
+    PLACEHOLDER_VALUE,
+    code_reference,
+    generated,
+    in_arn,
+    yaml_tag,
+)
 
 # English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
 # Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
-# Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi; Romanian and Turkish "parola", Slovenian
-# "geslo", Croatian/Serbian/Bosnian "lozinka", Greek "συνθηματικό".
+# Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi; Romanian and Turkish "parola" (Turkish also
+# with its possessive, "parolası"), Slovenian "geslo", Croatian/Serbian/Bosnian "lozinka", Greek
+# "συνθηματικό", Catalan "contrasenya", European Portuguese "palavra-passe", Spanish "clave", Swahili
+# "nenosiri", Malay "kata laluan", Danish/Norwegian "koden" (the code); Hungarian "jelszó" with its
+# possessives ("jelszava"), Hebrew "סיסמה" with a prefixed article or preposition ("הסיסמה");
+# abbreviations: French "mdp" (mot de passe), Spanish "contra" (contraseña).
 CREDENTIAL_WORD = (
-    r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|contrase[ñn]a|wachtwoord|senha|"
-    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz[óo]|(?:salasana|parool)(?:[ \t]+on)?|l[öo]senord(?:et)?|passord(?:et)?|"
-    r"adgangskode(?:n)?|kodeord(?:et)?|parol[aă]|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|סיסמה|كلمة المرور|"
+    r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|mdp|contrase[ñn]a|contrasenya|contra|wachtwoord|senha|"
+    r"palavra-passe|clave|nenosiri|kata laluan|koden|"
+    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
+    r"l[öo]senord(?:et)?|passord(?:et)?|"
+    r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|"
+    r"[הולשב]?סיסמ[הא]|كلمة المرور|"
     r"m[ậa]t kh[ẩa]u|kata sandi|"
     r"पासवर्ड|pass|pw|pwd|pin|secret|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
-# A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है" …) in those languages, or ":".
-COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|este|es|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|là|है)"
+# A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
+# Swahili "ni", Malay "ialah", Portuguese "ficou" (became) …) in those languages, or ":".
+COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni|ficou|là|है)"
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
 )
 COPULA_LINK = rf"(?:[ \t]+{COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*[:=][ \t]*)"
 # After words for what the secret is for, an "=" stuck to the last word is part of the value
-# ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on" and the Arabic
-# "هي"/"هو" are copulas too ("salasana testipalvelimelle on X", "كلمة المرور لخادم الاختبار هي X").
-WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو)"
+# ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on", the Arabic
+# "هي"/"هو" and the Hebrew "היא"/"הוא" are copulas too ("salasana testipalvelimelle on X",
+# "كلمة المرور لخادم الاختبار هي X").
+WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو|היא|הוא)"
 WORDS_COPULA_LINK = rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
@@ -56,7 +75,10 @@ LINK = (
 # Any other words for what the secret is for, at most eight and none a copula ("nueva del router",
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
-QUALIFIED_LINK = rf"(?:[ \t]+(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?){{1,8}}?" + WORDS_COPULA_LINK
+# A word may end a clause ("geändert, neu: X", "del servidor? — ya, es X"), a dash may stand between
+# them, and an aside in parentheses counts as one word ("password (they sent it!) is X").
+QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?[,?!]?)"
+QUALIFIED_LINK = rf"(?:[ \t]+{QUALIFIED_WORD}){{1,8}}?" + WORDS_COPULA_LINK
 # A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
 # "Root-Kennwort", "Wi-Fi-password").
 PROSE_SECRET = re.compile(
@@ -68,9 +90,11 @@ PROSE_SECRET = re.compile(
 
 
 # Japanese, Korean, Chinese: no space around the word; a particle or copula, or a colon, links.
+# Thai writes what the password is for after the word, without spaces, then the copula "คือ"
+# ("รหัสผ่านเซิร์ฟเวอร์คือ X": the server's password is X).
 CJK_SECRET = re.compile(
-    r"(?:パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令)"
-    r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=)[ \t]*)"
+    r"(?:パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
+    r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=|คือ)[ \t]*)"
     r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
 )
@@ -89,12 +113,14 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or CODE_REFERENCE.match(value) is not None or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or code_reference(value) or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
             or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
 def prose_span(text: str, match: re.Match[str]) -> Span | None:
+    if not_a_credential(text, match):
+        return None
     for group in ("dq", "sq", "bq", "jq"):
         if group in match.re.groupindex and match.group(group) is not None:
             quoted = match.group(group)
@@ -102,27 +128,22 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     value = match.group("v")
     if not_a_value(value) or len(value) < 6 or yaml_tag(text, match.start("v")):
         return None
-    if match.group("link") is not None:
-        return None if reads_as_word(value) else match.span("v")
-    digit = any(ch.isdigit() for ch in value)
-    symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
-    many_digits = len(value) >= 16 and sum(ch.isdigit() for ch in value) >= len(value) / 4
-    keyish = random_like(value) or many_digits or (digit and symbol) or case_noise(value) or passphrase(value)
-    return match.span("v") if keyish else None
+    keep = reads_as_word(value) if match.group("link") is not None else not generated(value)
+    return None if keep else with_final_dot(text, match.span("v"))
 
 
-def passphrase(value: str) -> bool:
-    """Three words or more and a number, joined by hyphens or underscores, as password managers
-    generate them (``tiramisu-hibou-mariposa-71``), unlike a standard's name (``NIST-800-63B``)."""
-    parts = re.split(r"[\-_]", value)
-    words = sum(part.isalpha() and len(part) >= 3 for part in parts)
-    return words >= 3 and any(part.isdigit() for part in parts) and all(parts)
+def with_final_dot(text: str, span: Span) -> Span:
+    """A dot that ends the line right after the value may end the sentence or the password
+    (generated passwords end in a symbol as often as not): it is masked with the value."""
+    start, end = span
+    return (start, end + 1) if text[end:end + 1] == "." and text[end + 1:end + 2] in ("", "\n", "\r") else span
 
 
-def case_noise(value: str) -> bool:
-    """Letters whose case flips often (``EutzWMDeEKdjtXCU``), unlike camelCase words."""
-    flips = sum(a.isupper() != b.isupper() for a, b in zip(value, value[1:], strict=False) if a.isalpha() and b.isalpha())
-    return len(value) >= 12 and flips / len(value) >= 0.3
+def not_a_credential(text: str, match: re.Match[str]) -> bool:
+    """The word names no credential: a pagination cursor (``next_page_token: …``), or an ARN's
+    resource type (``arn:aws:secretsmanager:…:secret:prod/db``)."""
+    before = text[max(0, match.start() - 24):match.start()]
+    return NOT_A_CREDENTIAL_NAME.search(before + match.group(0)[:24]) is not None or in_arn(text, match.start())
 
 
 def prose_secret_detectors() -> tuple[Detector, ...]:
@@ -130,6 +151,7 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
                              "senord", "adgangskode", "kodeord", "parol", "geslo", "lozink", "пароль", "пароля",
-                             "κωδικός", "συνθηματικ", "סיסמה", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड"), prose_span),
+                             "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
+                             "mdp", "contra", "clave", "nenosiri", "laluan", "koden"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
-                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令"), prose_span))
+                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"), prose_span))

@@ -34,6 +34,7 @@ from typing import Any, Literal
 from reverie.errors import ConfigError, RuleTranslationError
 from reverie.privacy.findings import Finding, Span
 from reverie.privacy.goregex import go_to_python
+from reverie.privacy.values import NOT_A_CREDENTIAL_NAME
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +118,6 @@ LABEL_OF_FAMILY: Mapping[str, str] = MappingProxyType({
     "alibaba-": "alibaba_key", "flutterwave-": "flutterwave_key", "linear-": "linear_key",
     "cohere-": "cohere_key",
 })
-# Key names that name an identifier, not a credential (an Idempotency-Key header, a cache or
-# partition key, a public key): generic-* rules do not fire on them.
-NOT_A_CREDENTIAL_KEY = re.compile(
-    r"(?i)(?:idempoten(?:cy|t)|cache|partition|sort|primary|foreign|public|object|routing|dedup(?:lication)?"
-    r"|correlation|request|trace|lookup|shard|group|sharding|message|event)[_\-. ]?key"
-)
 
 
 def label_of(rule_id: str) -> str:
@@ -180,7 +175,8 @@ class Rule:
             return False
         start = lead_in_start(text, match.start(), self.lead_in)
         whole, line = text[start:match.end()], line_of(text, match.start())
-        if self.rule_id.startswith("generic") and NOT_A_CREDENTIAL_KEY.search(whole.replace(secret, " ")):
+        named = text[word_before(text, start):start] + whole.replace(secret, " ")
+        if self.rule_id.startswith("generic") and NOT_A_CREDENTIAL_NAME.search(named):
             return False
         return not any(a.allows(secret, whole, line) for a in (allowed, *self.allowlists))
 
@@ -248,6 +244,17 @@ def lead_in_start(text: str, start: int, most: int) -> int:
     while start > low and text[start - 1] in IDENTIFIER_CHARS:
         start -= 1
     return start
+
+
+def word_before(text: str, start: int) -> int:
+    """Where the word before ``start`` begins, when one space separates them: the key's name may be
+    two words (``public key: …``, ``sort key = …``)."""
+    if text[start - 1:start] not in (" ", "\t"):
+        return start
+    begin = start - 1
+    while begin > max(0, start - 33) and text[begin - 1].isalpha():
+        begin -= 1
+    return begin
 
 
 def line_of(text: str, position: int) -> str:

@@ -18,21 +18,36 @@ NOT_SECRETS = frozenset({
 PLACEHOLDER_VALUE = re.compile(
     r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
     r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
-    r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?)\s*",
+    r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?"
+    # a 1Password secret reference, resolved by ``op run`` / ``op inject`` (developer.1password.com,
+    # "Secret reference syntax": ``op://vault/item/field``): where the secret is, not the secret
+    r"|op://[^\s\"']+)\s*",
     re.IGNORECASE,
 )
 CODE_REFERENCE = re.compile(  # settings.KEY, os.environ[..., secrets.token_hex(16), cache_key(a, b)
     r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|$)|[A-Za-z_]\w*[\[(]"
 )
 OPENER_OF = {")": "(", "]": "[", "}": "{"}
-# A documentation placeholder in a key's shape: the provider's prefix, then one character over and
-# over (``ghp_xxxxxxxx…``, ``sk-XXXXXXXX…``, ``AKIA0000000000000000``).
-FILLER = re.compile(r"[A-Za-z0-9]{0,12}[_\-.]?(?P<c>[^_\-.\s])(?P=c){7,}")
+# A documentation placeholder in a key's shape: the provider's prefix (of up to three parts), then
+# one character over and over (``ghp_xxxxxxxx…``, ``sk-XXXXXXXX…``, ``sk-ant-xxxxxxxx``, ``AKIA0000…``).
+FILLER = re.compile(r"[A-Za-z0-9]{0,12}(?:[_\-.][A-Za-z0-9]{1,12}){0,2}[_\-.]?(?P<c>[^_\-.\s])(?P=c){7,}")
 # A file given in place of the value, as ``@path`` (Vault's and curl's ``key=@file.txt``).
 FILE_REFERENCE = re.compile(r"@(?:[~./][^\s]*|[\w\-./]*\.[A-Za-z]{2,5})")
 # A YAML node tag (YAML 1.2, section 6.9.1, "Node Tags") before the value it tags: Ansible's
 # ``!vault |``, CloudFormation's ``!Ref Name``, Home Assistant's ``!secret name``.
 YAML_TAG = re.compile(r"![A-Za-z][A-Za-z_]*(?=[ \t]+\S)")
+# Names of things that are not credentials though they end in "key" or "token": an Idempotency-Key
+# header, a cache, partition or sort key, a public key; a pagination cursor (Google's API design
+# guide, "List pagination": ``page_token``/``next_page_token``; ``continuationToken``, ``syncToken``).
+NOT_A_CREDENTIAL_NAME = re.compile(
+    r"(?i)(?:idempoten(?:cy|t)|cache|partition|sort|primary|foreign|public|object|routing|dedup(?:lication)?"
+    r"|correlation|request|trace|lookup|shard|group|sharding|message|event)[_\-. ]?key"
+    r"|(?:page|continuation|sync|pagination|cursor)[_\-. ]?token"
+)
+# The resource part of an Amazon Resource Name (AWS, "Identify AWS resources with Amazon Resource
+# Names": ``arn:partition:service:region:account-id:resource-type:resource-id``): there ``secret:`` and
+# ``key/`` name a resource type, not a value.
+ARN_BEFORE = re.compile(r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:\d{0,12}:$")
 
 
 def random_like(value: str) -> bool:
@@ -42,6 +57,53 @@ def random_like(value: str) -> bool:
         return False
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return mixed or all(ch in HEX_DIGITS for ch in value.lower() if ch.isalnum())
+
+
+def passphrase(value: str) -> bool:
+    """Three words or more and a number, joined by hyphens or underscores or by dots, as password
+    managers generate them (``tiramisu-hibou-mariposa-71``; Bitwarden's "include number" puts the
+    digit on a word: ``walrus.kiwi.ember4``), unlike a standard's name (``NIST-800-63B``)."""
+    if ("." in value) == ("-" in value or "_" in value):  # dots alone, or hyphens and underscores
+        return False
+    parts = re.split(r"[\-_.]", value)
+    words = [part.rstrip("0123456789") for part in parts]
+    numbered = any(part.isdigit() or (word != part and word.isalpha()) for part, word in zip(parts, words, strict=True))
+    return (sum(word.isalpha() and len(word) >= 3 for word in words) >= 3 and numbered
+            and all(word.isalpha() or part.isdigit() for part, word in zip(parts, words, strict=True)))
+
+
+def code_reference(value: str) -> bool:
+    """Code, not a value: ``settings.SECRET_KEY``, ``os.environ[…``, ``secrets.token_hex(16)``. A
+    dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``)
+    or mixed case with three digits or more (``WIEW2683.pfifferling``, ``iikz.GDFQ_1796``)."""
+    match = CODE_REFERENCE.match(value)
+    if match is None:
+        return False
+    if match.group(0).endswith(("(", "[")):
+        return True
+    digits = sum(ch.isdigit() for ch in value)
+    return not (passphrase(value) or (random_like(value) and digits >= 3))
+
+
+def generated(value: str) -> bool:
+    """Looks generated, as a key or a password manager's output does: digits among mixed-case
+    letters or hex (:func:`random_like`), a quarter of 16 or more characters digits, digits and
+    symbols, letters whose case flips often, or a passphrase of words and a number."""
+    digit = any(ch.isdigit() for ch in value)
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
+    many_digits = len(value) >= 16 and sum(ch.isdigit() for ch in value) >= len(value) / 4
+    return random_like(value) or many_digits or (digit and symbol) or case_noise(value) or passphrase(value)
+
+
+def case_noise(value: str) -> bool:
+    """Letters whose case flips often (``EutzWMDeEKdjtXCU``), unlike camelCase words."""
+    flips = sum(a.isupper() != b.isupper() for a, b in zip(value, value[1:], strict=False) if a.isalpha() and b.isalpha())
+    return len(value) >= 12 and flips / len(value) >= 0.3
+
+
+def in_arn(text: str, start: int) -> bool:
+    """``text[start:]`` is the resource part of an ARN (``…:123456789012:secret:prod/db``)."""
+    return ARN_BEFORE.search(text, max(0, start - 160), start) is not None
 
 
 def literal_secret(value: str) -> bool:
@@ -57,7 +119,7 @@ def bare_secret(value: str, in_code: bool = True) -> bool:
     ``in_code=False`` for a command-line argument, where ``a.b1`` is not an attribute."""
     if len(value) < 6 or not literal_secret(value):
         return False
-    if (in_code and CODE_REFERENCE.match(value)) or value.startswith(("/", "./", "~/", "$", "%", "{", "(", "[")):
+    if (in_code and code_reference(value)) or value.startswith(("/", "./", "~/", "$", "%", "{", "(", "[")):
         return False
     if FILE_REFERENCE.fullmatch(value):
         return False
