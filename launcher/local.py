@@ -30,7 +30,7 @@ from ray import serve as ray_serve
 
 from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
-from serve.app import start as start_http
+from serve.app import deploy, start_proxy, url_of
 from serve.auth.keys import KeysFile, RoleName, keys_file_path
 from serve.lifecycle import joined_ray
 
@@ -43,8 +43,8 @@ def start_parts(settings: Settings, *, triggers: bool = True) -> Callable[[], No
     from actors.deploy import start_memory
     from mining.service import mining_service
 
+    mining = mining_service(settings)  # its process starts while the memory actors do
     memory = start_memory(settings, ticker=triggers)
-    mining = mining_service(settings)
     ray.get(mining.runs.remote())
 
     def stop() -> None:
@@ -126,8 +126,11 @@ def local_service(settings: Settings, *, triggers: bool = True, port: int | None
             stack.callback(ray_serve.delete, settings.serve.app_name)
         else:
             stack.callback(ray_serve.shutdown)
+            start_proxy(settings)
+        running = deploy(settings)  # the replicas start while the memory actors and the mining service do
         stack.callback(start_parts(settings, triggers=triggers))
-        service = LocalService(settings, start_http(settings), keys, keys.add(ADMIN, "admin", ["*"]))
+        running()
+        service = LocalService(settings, url_of(settings), keys, keys.add(ADMIN, "admin", ["*"]))
         stack.callback(service.revoke_keys)
         wait_until_serving(service.url)
         yield service

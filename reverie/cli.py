@@ -193,18 +193,21 @@ def up(
     """Start Ray, the embedding service, the agents' directory, the mining pool and the HTTP API;
     block until Ctrl-C, then shut everything down."""
     from launcher.local import start_parts
-    from serve.app import start
+    from serve.app import deploy, start_proxy, url_of
     from serve.lifecycle import ensure_admin_key, joined_ray, stop_http, wait_for_interrupt
 
     settings = with_data(Settings(), data)
     settings = settings.model_copy(update={"serve": settings.serve.model_copy(update={"host": host, "port": port})})
     key = ensure_admin_key(settings) if http else None
     with joined_ray(settings, address):
+        if http:
+            start_proxy(settings)
+        running = deploy(settings) if http else None  # the replicas start while the actors do
         stop_parts = start_parts(settings)
         try:
-            if http:
-                url = start(settings)
-                console.print(f"Reverie is serving {url} (store {settings.store.uri}); press Ctrl-C to stop")
+            if running is not None:
+                running()
+                console.print(f"Reverie is serving {url_of(settings)} (store {settings.store.uri}); press Ctrl-C to stop")
             else:
                 console.print(f"Reverie's actors run on {address} (store {settings.store.uri}); deploy the HTTP app "
                               "with `serve deploy serve/config.yaml`; press Ctrl-C to stop them")

@@ -12,16 +12,27 @@ routes close over live objects rather than pickled ones::
 
 ``app_builder`` is the same for ``serve run`` / ``serve deploy`` config files
 (``import_path: serve.app:app_builder``): it reads the settings from the environment there.
+
+``deploy`` starts the deploy and hands back the wait, so a caller starts the memory actors while the
+replicas start (the replicas find those actors by name when they are first needed)::
+
+    running = deploy(settings)
+    stop = start_parts(settings)
+    running()
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 from fastapi import FastAPI
 from ray import serve as ray_serve
-from ray.serve import Application, Deployment
+from ray.serve import Application, Deployment, RunTarget
 
+from reverie.errors import UnavailableError
 from reverie.settings import Settings
 from serve.ingress import create_api
 from serve.services import Services
@@ -65,6 +76,38 @@ def app_builder(args: dict[str, Any]) -> Application:
 
 def start(settings: Settings) -> str:
     """Start Serve's HTTP proxy on the configured host and port and run the app; returns its URL."""
+    start_proxy(settings)
+    deploy(settings)()
+    return url_of(settings)
+
+
+def start_proxy(settings: Settings) -> None:
+    """Serve's HTTP proxy on the configured host and port (a no-op while Serve runs)."""
     ray_serve.start(http_options={"host": settings.serve.host, "port": settings.serve.port})
-    ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
+
+
+def url_of(settings: Settings) -> str:
     return f"http://{settings.serve.host}:{settings.serve.port}"
+
+
+def deploy(settings: Settings) -> Callable[[], None]:
+    """Start deploying the app on the running Serve and return at once; the function returned waits
+    until it runs (Serve's own blocking run polls once a second)."""
+    target = RunTarget(target=build_app(settings), name=settings.serve.app_name, route_prefix="/")
+    ray_serve.run_many([target], wait_for_applications_running=False)
+    return partial(wait_running, settings.serve.app_name)
+
+
+def wait_running(app_name: str, timeout: float = 300.0) -> None:
+    """Block until the app runs; a failed deploy or one still going after ``timeout`` raises."""
+    deadline = time.monotonic() + timeout
+    while True:
+        app = ray_serve.status().applications.get(app_name)
+        status = app.status if app is not None else None
+        if status == "RUNNING":
+            return
+        if status == "DEPLOY_FAILED" or time.monotonic() > deadline:
+            detail = app.message if app is not None else "it is not on this Serve"
+            raise UnavailableError(f"the Serve app {app_name!r} is not running ({status}: {detail}); see Ray's "
+                                   "Serve logs (the replica's constructor error is there)", retry_after=5)
+        time.sleep(0.05)

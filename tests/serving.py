@@ -29,7 +29,7 @@ from reverie.ports import AGENT_ACTOR_PREFIX, DIRECTORY_ACTOR, EMBEDDER_ACTOR, S
 from reverie.records import Event, Note
 from reverie.settings import ActorSettings, AuthSettings, EmbeddingSettings, ServeSettings, Settings, StoreSettings
 from reverie.store import NoteWrite, Store
-from serve.app import build_app
+from serve.app import deploy
 from serve.auth.keys import KeysFile
 from waiting import wait_until
 
@@ -123,17 +123,20 @@ def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES, 
     hash apps get a hash embedding service of their own.
     """
     assert settings.serve.port == PORT, "apps run on the session's Serve proxy: build the settings with served_settings"
-    start_serve()  # again, if a test stopped it (the demo runs a Serve of its own)
+    start_serve()  # again, if a test stopped it
     keys_file = KeysFile(Path(settings.auth.keys_file or ""))
     keys = {name: keys_file.add(name, role, projects) for name, (role, projects) in roles.items()}  # type: ignore[arg-type]
     if shares_embedding_service(settings):
         assert EMBEDDER_ACTOR in _named(MINILM_NAMESPACE), "a MiniLM app needs the session's embedding service: " \
             "request the embedding_service fixture"
-    started = start_memory(settings, ticker=False) if memory else None
-    own = None if started or shares_embedding_service(settings) else \
-        HashEmbeddingService.options(name=EMBEDDER_ACTOR, namespace=settings.actors.namespace).remote(settings.embedding)
+    running = deploy(settings)  # the replica starts while the memory actors do
+    started: Memory | None = None
+    own: Any = None
     try:
-        ray_serve.run(build_app(settings), name=settings.serve.app_name, route_prefix="/")
+        started = start_memory(settings, ticker=False) if memory else None
+        own = None if started or shares_embedding_service(settings) else \
+            HashEmbeddingService.options(name=EMBEDDER_ACTOR, namespace=settings.actors.namespace).remote(settings.embedding)
+        running()
         yield Served(settings, f"http://127.0.0.1:{settings.serve.port}", keys, started)
     finally:
         deleted(settings.serve.app_name)
