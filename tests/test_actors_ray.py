@@ -284,7 +284,7 @@ def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_
 
 def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:
     for i in range(4):  # one run's worth of sessions, with enough salient events that it takes seconds
-        rules = [f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(60)]
+        rules = [f"Never let job {j} of service {i} write to ledger {agent} on weekends." for j in range(30)]
         dep.say(agent, f"{agent}-s{i}", *rules, tags=["constraint"])
     acknowledged = dep.store.events.query(agent_id=agent)
     pid = ray.get(dep.handle(agent).pid.remote())
