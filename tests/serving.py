@@ -141,7 +141,7 @@ def served(settings: Settings, roles: dict[str, tuple[str, list[str]]] = ROLES, 
     finally:
         deleted(settings.serve.app_name)
         if started is not None:
-            stop_memory(started, settings)
+            started.stop()  # the session's embedding service, found running, stays
         if own is not None:
             ray.kill(own)
         released(settings, lambda name: name in MEMORY_ACTORS or name.startswith(AGENT_ACTOR_PREFIX))
@@ -151,15 +151,6 @@ def deleted(app_name: str) -> None:
     """Delete the app and wait until it is gone (Serve's own blocking delete polls once a second)."""
     ray_serve.delete(app_name, _blocking=False)
     wait_until(lambda: app_name not in ray_serve.status().applications, 60, f"Serve to delete {app_name!r}")
-
-
-def stop_memory(memory: Memory, settings: Settings) -> None:
-    """Passivate the agent actors and end the memory actors (the session's embedding service stays)."""
-    ray.get(memory.directory.stop.remote())
-    for handle in (memory.directory, memory.store):
-        ray.kill(handle, no_restart=True)
-    if not shares_embedding_service(settings):
-        ray.kill(memory.embedder, no_restart=True)
 
 
 def _named(namespace: str) -> list[str]:

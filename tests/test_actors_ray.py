@@ -31,7 +31,7 @@ from reverie.records import Note
 from reverie.remote import ActorClock, RemoteDirectory
 from reverie.settings import ActorSettings, ConsolidationSettings, EmbeddingSettings, Settings, StoreSettings, TriggerSettings
 from reverie.store import NoteFilter, Store
-from serving import MINILM_NAMESPACE, released, stop_memory
+from serving import MINILM_NAMESPACE, released
 from waiting import wait_until
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -78,7 +78,7 @@ def dep(embedding_service: Any, tmp_path_factory: pytest.TempPathFactory) -> Ite
     memory = start_memory(settings, ActorClock(clock))
     yield Deployment(settings, memory, RemoteDirectory.of(settings), clock,
                      Store.open(settings.store, spec_for(settings.embedding)))
-    stop_memory(memory, settings)
+    memory.stop()  # the session's embedding service, found running, stays
     ray.kill(clock)
     released(settings)
 

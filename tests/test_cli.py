@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from reverie.cli import app
+from serving import MINILM_NAMESPACE
 
 runner = CliRunner()
 SECRETS = (b"AKIAIOSFODNN7EXAMPLE", b"dana.kim@example.com", b"555 0134")
@@ -26,10 +28,12 @@ def _pair(value: str) -> tuple[int, ...]:
 
 
 def test_the_demo_runs_the_fleet_sample_end_to_end_and_its_numbers_agree(
-        serve_session: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        serve_session: int, embedding_service: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The demo joins the session's Ray and Serve (``--port``: the app is deployed beside the others
-    and deleted at the end); everything else it starts is its own, as under `reverie demo`."""
+    and deleted at the end) and, through its namespace, the session's MiniLM embedding service, which
+    it finds running and leaves so; everything else it starts is its own, as under `reverie demo`."""
     monkeypatch.setenv("COLUMNS", "220")
+    monkeypatch.setenv("REVERIE_ACTORS__NAMESPACE", MINILM_NAMESPACE)
     store = tmp_path / "store"
     result = runner.invoke(app, ["demo", "--data", str(store), "--port", str(serve_session)])
     assert result.exit_code == 0, result.output

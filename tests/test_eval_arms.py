@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from bench.eval.arms import MemoryOff, Retrieval, Retrieved
 from bench.eval.compare import history_tokens, run_arm
@@ -18,7 +19,7 @@ from reverie.clock import ManualClock
 from reverie.embed import Embedder, HashEmbedder
 from reverie.settings import Settings
 from reverie.tokens import TokenCounter
-from serving import DRAIN_CHECK_SECONDS
+from serving import DRAIN_CHECK_SECONDS, MINILM_NAMESPACE
 
 
 @cache
@@ -112,15 +113,18 @@ def test_with_meaning_the_raw_log_answers_most_questions_its_agent_heard(tmp_pat
     assert run.report.problems() == []
 
 
-def test_the_reverie_arm_drives_a_real_service_end_to_end(serve_session: int, tmp_path: Path) -> None:
+def test_the_reverie_arm_drives_a_real_service_end_to_end(serve_session: int, embedding_service: Any,
+                                                         tmp_path: Path) -> None:
     """Capture over HTTP with one key per agent, consolidation in the agents' actors (every 5 new
     sessions, then at the end), mining of the project, retrieval as each agent: the invariants hold.
-    The app joins the session's Serve; the rest of the service is its own."""
+    The app joins the session's Serve and the memory its MiniLM embedding service; the rest of the
+    service is its own (and ends with it)."""
     data = one_project(scenario("dev"))
     events = sum(len(r.events) for r in data.requests)
     settings = make_settings(tmp_path / "store", provider="minilm")
-    drain = settings.serve.model_copy(update={"drain_check_seconds": DRAIN_CHECK_SECONDS})
-    with local_service(settings.model_copy(update={"serve": drain}), triggers=False, port=serve_session) as service:
+    update = {"serve": settings.serve.model_copy(update={"drain_check_seconds": DRAIN_CHECK_SECONDS}),
+              "actors": settings.actors.model_copy(update={"namespace": MINILM_NAMESPACE})}
+    with local_service(settings.model_copy(update=update), triggers=False, port=serve_session) as service:
         arm = ReverieArm(service, counter(), consolidate_every=5)
         run = run_arm(arm, data, counter(), token_budget=300)
         statuses = {n.status for n in arm.notes()}
