@@ -31,8 +31,9 @@ with credential files and chat in many languages; it adds ``kubeadm_token``, ``s
 ``ie_ppsn``). world8 is no longer blind either: its one blind run (at 83d996c, BENCHMARKS.md) left 55
 of 464 positives in clear with 14 wrong labels and changed 14 of 159 clean lines; those were read and
 their classes fixed. Three of its clean lines held documented sample keys (AWS's, the kubeadm docs'
-``abcdef.0123456789abcdef``) and one a GCP service-account address, which ``heldout.jsonl`` labels
-``email``: they are relabelled as positives.
+``abcdef.0123456789abcdef``), one a GCP service-account address, which ``heldout.jsonl`` labels
+``email``, and one the sample person's ``jane.doe@example.com``, which the capture tests mask: they are
+relabelled as positives.
 """
 
 from __future__ import annotations

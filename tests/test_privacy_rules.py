@@ -785,7 +785,7 @@ def test_identifiers_and_phones_of_the_eighth_extension_are_masked(masker: Maske
     "name,code,team\nAlex,T0245716J,Ops",                                            # a column not named so
     "EAN 4006381333931, GTIN 00012345600012",                                        # product codes
     "Teams dial-in: conference ID 384 992 117#",                                     # a code keyed in with "#"
-    "contact: john.doe@example.com, sales@example.net",                              # placeholders, role mailboxes
+    "contact: firstname.lastname@example.com, sales@example.net",                    # placeholders, role mailboxes
     "From: CI <alerts@build.test>",                                                  # a reserved top-level domain
 ])
 def test_near_misses_of_the_eighth_extension_stay(masker: Masker, text: str) -> None:
