@@ -35,14 +35,17 @@ STDIN_READER = (
     r"|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n|<]*?--password-stdin\b"
     r"|az[ \t]+devops[ \t]+login\b)"
 )
+# A value in single or double quotes (4 to 128 characters), the alternatives every command rule below
+# starts with; each adds the unquoted form its command allows.
+QUOTED = r"'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\""
 # The password piped to one (``echo 'PASSWORD' | sudo -S …``) or given as a here-string (bash(1),
 # "Here Strings": ``sudo -S apt-get update <<< 'PASSWORD'``).
 PIPED_PASSWORD = re.compile(
-    r"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"|]{4,128}))"
+    rf"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?:{QUOTED}|(?P<v>[^\s'\"|]{{4,128}}))"
     rf"[ \t]*\|[ \t]*{STDIN_READER}"
 )
 HERE_STRING_PASSWORD = re.compile(
-    rf"\b{STDIN_READER}[^\n|<]*?<<<[ \t]*(?:'(?P<sq>[^'\n]{{4,128}})'|\"(?P<dq>[^\"\n]{{4,128}})\"|(?P<v>[^\s'\"|;&]{{4,128}}))"
+    rf"\b{STDIN_READER}[^\n|<]*?<<<[ \t]*(?:{QUOTED}|(?P<v>[^\s'\"|;&]{{4,128}}))"
 )
 # chpasswd(8) reads ``user:password`` lines from the standard input: ``echo 'deploy:PASSWORD' |
 # chpasswd``, ``chpasswd <<< "deploy:PASSWORD"``; the password is what follows the colon.
@@ -59,7 +62,7 @@ CHPASSWD_HERE_STRING = re.compile(
 # sqlcmd's and bcp's ``-P`` (learn.microsoft.com, "sqlcmd utility"), mosquitto_pub's and _sub's
 # ``-P``/``--pw`` (mosquitto_pub(1)), the OpenLDAP clients' ``-w`` (ldapsearch(1): "use passwd as the
 # password for simple authentication").
-ARGUMENT_VALUE = r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"]{4,128}))(?![^\s])"
+ARGUMENT_VALUE = rf"(?:{QUOTED}|(?P<v>[^\s'\"]{{4,128}}))(?![^\s])"
 CLI_PASSWORD = re.compile(
     r"(?:\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
     r"|\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+"
@@ -80,7 +83,7 @@ HTPASSWD_BATCH = re.compile(
 # ``openssl passwd`` hashes the password given as its argument (openssl-passwd(1)).
 OPENSSL_PASSWD = re.compile(
     r"\bopenssl[ \t]+passwd\b(?:[ \t]+-(?:salt|in)[ \t]+\S+|[ \t]+-(?!stdin\b)\w+)*[ \t]+"
-    r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<v>[^\s'\"()|;&\-][^\s'\"()|;&]{3,127}))"
+    rf"(?:{QUOTED}|(?P<v>[^\s'\"()|;&\-][^\s'\"()|;&]{{3,127}}))"
 )
 # SQL*Plus and Oracle's loaders take ``username/password@connect_identifier`` (Oracle, "SQL*Plus
 # User's Guide and Reference", SQLPLUS command syntax).
