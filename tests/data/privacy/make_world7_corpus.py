@@ -85,8 +85,9 @@ Personal data:
   Federal (two mod-11 digits); ``pl_pesel`` (weights 1-3-7-9); ``in_pan`` and ``cn_ric`` above.
 
 AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE`` / ``wJalrXUtnFEMI/K7MDENG/...EXAMPLEKEY``)
-are planted in no earlier file, so here they are clean rows (obviously fake fixtures), as are
-``sk-...``, ``xxxx`` and ``<YOUR_API_KEY>`` placeholders, ``****`` redactions, ``${VAR}``
+are planted in no earlier file, so they were written as clean rows (obviously fake fixtures); issue 19
+masks a documented sample like any key, so build() relabels those two rows (``RELABELLED``). Still
+clean are ``sk-...``, ``xxxx`` and ``<YOUR_API_KEY>`` placeholders, ``****`` redactions, ``${VAR}``
 references, ``example.com`` addresses and ``555`` numbers. Twilio account SIDs (``AC`` + 32 hex)
 are identifiers, not secrets, and stay unlabelled as in earlier files. Documented test card numbers
 (4111..., 4242...) are left out altogether: no earlier file fixes their label.
@@ -1380,6 +1381,15 @@ CLEAN_ROWS = [
 ]
 CLEAN_ROWS = [re.sub(r"⟨b64:(\w+)⟩", lambda m: _FIX[m.group(1)], t) for t in CLEAN_ROWS]
 
+# Clean rows relabelled as positives after the file was written (2aa52ed, issue 19: a provider's documented
+# sample key is masked like any key): template -> the labels its row carries in heldout_world7.jsonl.
+RELABELLED: dict[str, dict[str, list[str]]] = {
+    "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": {
+        "canaries": ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"], "kinds": ["aws_key", "aws_secret"]},
+    "Example from the AWS docs: aws_access_key_id = AKIAIOSFODNN7EXAMPLE": {
+        "canaries": ["AKIAIOSFODNN7EXAMPLE"], "kinds": ["aws_key"]},
+}
+
 
 
 # ================================================================================================
@@ -1389,7 +1399,7 @@ CLEAN_ROWS = [re.sub(r"⟨b64:(\w+)⟩", lambda m: _FIX[m.group(1)], t) for t in
 def build(seed: int = SEED) -> list[dict[str, object]]:
     r = random.Random(seed)
     AUDIT.clear()
-    rows = [render(r, t) for t in ALL_POSITIVE] + [render(r, t) for t in CLEAN_ROWS]
+    rows = [render(r, t) for t in ALL_POSITIVE] + [render(r, t) | RELABELLED.get(t, {}) for t in CLEAN_ROWS]
     for row in rows:
         for c in row["canaries"]:
             assert c in row["text"], (c, row["text"])
@@ -1461,11 +1471,12 @@ def check(rows: list[dict[str, object]]) -> None:
                 o = json.loads(line)
                 old_texts.add(o["text"])
                 old_canaries.update(o["canaries"])
+    relabelled = {c for labels in RELABELLED.values() for c in labels["canaries"]}  # documented samples recur
     for row in rows:
         if row["text"] in old_texts:
             bad.append(("repeated-text", row["text"][:80], ""))
         for c in row["canaries"]:
-            if c in old_canaries:
+            if c in old_canaries and c not in relabelled:
                 bad.append(("repeated-canary", c, ""))
     if bad:
         for b in bad:

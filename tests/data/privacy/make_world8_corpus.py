@@ -35,7 +35,9 @@ Every label is one of the earlier files' except three, named in the same style:
 * ``kubeadm_token`` -- Kubernetes bootstrap token ("Authenticating with Bootstrap Tokens", kubeadm
   docs): ``[a-z0-9]{6}.[a-z0-9]{16}``, a public token id and a secret; the canary is the whole token,
   or the 16-character ``token-secret`` of a ``bootstrap-token-<id>`` Secret. The documented example
-  ``abcdef.0123456789abcdef`` is a clean row (an obvious fixture), as is the CA cert hash.
+  ``abcdef.0123456789abcdef`` was written as a clean row (an obvious fixture) and is relabelled a
+  positive in build() (``RELABELLED``: a documented sample is masked like any key); the CA cert hash
+  stays clean.
 * ``sg_nric`` -- Singapore NRIC / FIN (Immigration & Checkpoints Authority): prefix S (born before
   2000) or T (from 2000) for citizens and PRs, F / G for foreigners, 7 digits, a check letter: weights
   2,7,6,5,4,3,2, plus 4 for T / G, sum mod 11 indexing ``JZIHGFEDCBA`` (S/T) or ``XWUTRQPNMLK``
@@ -2317,6 +2319,21 @@ CLEAN_ROWS = [
 ]
 CLEAN_ROWS = [re.sub(r"⟨b64:(\w+)⟩", lambda m: _FIX[m.group(1)], t) for t in CLEAN_ROWS]
 
+# Clean rows relabelled as positives after the file was written (a3525b7 and d8736d4: a documented sample key
+# is masked like any key, a service account's address is an e-mail address, and so is a sample person's):
+# template -> the labels its row carries in heldout_world8.jsonl.
+RELABELLED: dict[str, dict[str, list[str]]] = {
+    "contact: jane.doe@example.com / +1 555 0100": {"canaries": ["jane.doe@example.com"], "kinds": ["email"]},
+    "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE aws s3 ls --endpoint-url http://localhost:4566": {
+        "canaries": ["AKIAIOSFODNN7EXAMPLE"], "kinds": ["aws_key"]},
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY  # straight from the AWS docs": {
+        "canaries": ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"], "kinds": ["aws_secret"]},
+    "kubeadm join 192.168.0.200:6443 --token abcdef.0123456789abcdef  (example from the kubeadm docs)": {
+        "canaries": ["abcdef.0123456789abcdef"], "kinds": ["kubeadm_token"]},
+    "GCP project number ⟨acct⟩, service account etl-runner@saltmarsh-prod.iam.gserviceaccount.com has roles/bigquery.dataViewer": {
+        "canaries": ["etl-runner@saltmarsh-prod.iam.gserviceaccount.com"], "kinds": ["email"]},
+}
+
 
 # ================================================================================================
 # build / check / write
@@ -2325,7 +2342,7 @@ CLEAN_ROWS = [re.sub(r"⟨b64:(\w+)⟩", lambda m: _FIX[m.group(1)], t) for t in
 def build(seed: int = SEED) -> list[dict[str, object]]:
     r = random.Random(seed)
     AUDIT.clear()
-    rows = [render(r, t) for t in ALL_POSITIVE] + [render(r, t) for t in CLEAN_ROWS]
+    rows = [render(r, t) for t in ALL_POSITIVE] + [render(r, t) | RELABELLED.get(t, {}) for t in CLEAN_ROWS]
     for row in rows:
         for c in row["canaries"]:
             assert c in row["text"], (c, row["text"])
@@ -2363,11 +2380,12 @@ def check(rows: list[dict[str, object]]) -> None:
                 for c, k in zip(o["canaries"], o["kinds"], strict=True):
                     if k in labels and not c.startswith("QQ"):  # HMRC's specimen NINO prefix
                         agree.setdefault(k, [0, 0])[0 if valid(k, c) else 1] += 1
+    relabelled = {c for labels in RELABELLED.values() for c in labels["canaries"]}  # documented samples recur
     for row in rows:
         if row["text"] in old_texts:
             bad.append(("repeated-text", row["text"][:80], ""))
         for c in row["canaries"]:
-            if c in old_canaries:
+            if c in old_canaries and c not in relabelled:
                 bad.append(("repeated-canary", c, ""))
     for k, (ok, ko) in sorted(agree.items()):
         if ko:
