@@ -33,7 +33,8 @@ of 464 positives in clear with 14 wrong labels and changed 14 of 159 clean lines
 their classes fixed. Three of its clean lines held documented sample keys (AWS's, the kubeadm docs'
 ``abcdef.0123456789abcdef``), one a GCP service-account address, which ``heldout.jsonl`` labels
 ``email``, and one the sample person's ``jane.doe@example.com``, which the capture tests mask: they are
-relabelled as positives.
+relabelled as positives. The generators share their value makers (``values.py`` there);
+``test_privacy_corpus_regenerates.py`` checks that each still writes its committed files byte for byte.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Every value is fake and generated here from a seeded ``random.Random``; card num
 IBANs pass mod-97 so that validating detectors are tested for real. The two halves use different
 templates (phrasing, positions, separators, formats); only the value generators are shared.
 
-Run from the repository root: ``python tests/data/privacy/make_corpus.py``.
+Run from the repository root: ``python tests/data/privacy/make_corpus.py [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -13,15 +13,12 @@ import base64
 import json
 import random
 import re
-import string
 from collections.abc import Callable
-from pathlib import Path
 
-UP = string.ascii_uppercase
-LO = string.ascii_lowercase
-DG = string.digits
-AL = UP + LO + DG
-HEX = "0123456789abcdef"
+from values import ALNUM as AL
+from values import DG, HEX, UP, group, write_jsonl
+from values import b64u as b64url
+from values import pick as rs
 
 FIRST = ["jane", "omar", "li", "priya", "lukas", "sofia", "mateo", "aiko", "noah", "fatima",
          "elena", "kwame", "ines", "raj", "hannah", "yusuf", "marta", "chen", "olivia", "tomas"]
@@ -33,14 +30,6 @@ WORDS = ["orange", "falcon", "river", "copper", "violet", "maple", "thunder", "q
          "pepper", "silver", "nebula", "cactus", "lantern", "meadow", "ember"]
 
 Out = tuple[str, str, str]  # (value to insert, canary substring, kind)
-
-
-def rs(r: random.Random, n: int, alphabet: str = AL) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
 def luhn_complete(r: random.Random, prefix: str, length: int) -> str:
@@ -57,14 +46,6 @@ def luhn_ok(digits: str) -> bool:
         d = int(ch) * (2 if i % 2 else 1)
         total += d - 9 if d > 9 else d
     return total % 10 == 0
-
-
-def group(s: str, sizes: list[int], sep: str) -> str:
-    parts, i = [], 0
-    for n in sizes:
-        parts.append(s[i:i + n])
-        i += n
-    return sep.join(parts)
 
 
 # ---- canary generators -------------------------------------------------------------------------
@@ -575,16 +556,9 @@ def build(half: str, seed: int, canary_templates: list[str], clean: list[str]) -
     return rows
 
 
-def write(path: Path, rows: list[dict[str, object]]) -> None:
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
 def main() -> None:
-    here = Path(__file__).parent
-    write(here / "dev.jsonl", build("dev", 1001, DEV_SECRET + DEV_PII, DEV_CLEAN))
-    write(here / "heldout.jsonl", build("heldout", 2002, HELD_SECRET + HELD_PII, HELD_CLEAN))
+    write_jsonl("dev.jsonl", build("dev", 1001, DEV_SECRET + DEV_PII, DEV_CLEAN))
+    write_jsonl("heldout.jsonl", build("heldout", 2002, HELD_SECRET + HELD_PII, HELD_CLEAN))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ mod-97 for IBANs, Verhoeff for Aadhaar, the NIR key, ISO 7064 mod 11,10 for the 
 documented sample numbers are planted too (a sample is masked like any other secret).
 
 The rows were committed before anything ran on them. Run from the repository root:
-``python tests/data/privacy/make_world2_corpus.py``.
+``python tests/data/privacy/make_world2_corpus.py [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -19,40 +19,16 @@ import base64
 import json
 import random
 import re
-import string
-from pathlib import Path
 
-from make_world_corpus import (
-    FIELD,
-    Gen,
-    Out,
-    iso7064_11_10_check_digit,
-    luhn_check_digit,
-    rs,
-    same,
-    verhoeff_check_digit,
-)
-
-UP = string.ascii_uppercase
-LO = string.ascii_lowercase
-DG = string.digits
-AL = UP + LO + DG
-HEX = "0123456789abcdef"
-URLSAFE = AL + "-_"
-B64 = AL + "+/"
-
-
-def spaced(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    return sep.join(out)
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
+from make_world_corpus import FIELD, Gen, Out
+from values import ALNUM as AL
+from values import B64STD as B64
+from values import B64URL as URLSAFE
+from values import DG, HEX, LO, UP, iban_of, luhn_digit, mod11_10, verhoeff_digit, write_jsonl
+from values import b64u as b64url
+from values import group as spaced
+from values import pick as rs
+from values import whole as same
 
 # ---- secrets by provider (the format each documents) ------------------------------------------
 
@@ -328,7 +304,7 @@ def g_nino(r: random.Random) -> Out:
 def g_sin(r: random.Random) -> Out:
     """Canadian SIN: nine digits, Luhn; first digit 1-7 (9 for temporary residents)."""
     body = r.choice("12345679") + rs(r, 7, DG)
-    digits = body + luhn_check_digit(body)
+    digits = body + luhn_digit(body)
     v = r.choice([spaced(digits, [3, 3, 3]), spaced(digits, [3, 3, 3], "-"), digits])
     return v, v, "ca_sin"
 
@@ -355,7 +331,7 @@ def g_idnr(r: random.Random) -> Out:
         text = "".join(body)
         if text[0] != "0" and twice * 2 not in text:
             break
-    v = text + iso7064_11_10_check_digit(text)
+    v = text + mod11_10(text)
     v = r.choice([v, spaced(v, [2, 3, 3, 3])])
     return v, v, "de_tax_id"
 
@@ -363,15 +339,9 @@ def g_idnr(r: random.Random) -> Out:
 def g_aadhaar(r: random.Random) -> Out:
     """UIDAI: 12 digits, first 2-9, the last a Verhoeff check digit."""
     body = r.choice("23456789") + rs(r, 10, DG)
-    digits = body + verhoeff_check_digit(body)
+    digits = body + verhoeff_digit(body)
     v = r.choice([spaced(digits, [4, 4, 4]), digits])
     return v, v, "aadhaar"
-
-
-def iban(country: str, bban: str) -> str:
-    """ISO 13616: check digits 98 - (BBAN + country + "00" as digits, letters 10-35) mod 97."""
-    number = int("".join(str(int(ch, 36)) for ch in bban + country + "00"))
-    return f"{country}{98 - number % 97:02d}{bban}"
 
 
 def g_iban(r: random.Random) -> Out:
@@ -383,17 +353,17 @@ def g_iban(r: random.Random) -> Out:
         return v, v, "iban"
     account = r.choice(["DE", "GB", "AT", "CH", "BE"])
     if account == "DE":
-        raw = iban("DE", rs(r, 18, DG))
+        raw = iban_of("DE", rs(r, 18, DG))
     elif account == "GB":
-        raw = iban("GB", r.choice(["NWBK", "BARC", "LOYD", "MIDL"]) + rs(r, 14, DG))
+        raw = iban_of("GB", r.choice(["NWBK", "BARC", "LOYD", "MIDL"]) + rs(r, 14, DG))
     elif account == "AT":
-        raw = iban("AT", rs(r, 16, DG))
+        raw = iban_of("AT", rs(r, 16, DG))
     elif account == "CH":
-        raw = iban("CH", rs(r, 17, DG))
+        raw = iban_of("CH", rs(r, 17, DG))
     else:
         first = r.choice(["096", "001", "310", "363"]) + rs(r, 7, DG)  # bank codes of the NBB list
         check = int(first) % 97 or 97
-        raw = iban("BE", f"{first}{check:02d}")
+        raw = iban_of("BE", f"{first}{check:02d}")
     v = r.choice([" ".join(raw[i:i + 4] for i in range(0, len(raw), 4)), raw])
     return v, v, "iban"
 
@@ -406,7 +376,7 @@ def g_card(r: random.Random) -> Out:
         return v, v, "card_number"
     prefix, length = r.choice([("4", 16), ("53", 16), ("2720", 16), ("34", 15), ("65", 16), ("3530", 16), ("62", 16)])
     body = prefix + rs(r, length - len(prefix) - 1, DG)
-    digits = body + luhn_check_digit(body)
+    digits = body + luhn_digit(body)
     sizes = [4, 6, 5] if length == 15 else [4, 4, 4, 4]
     v = r.choice([spaced(digits, sizes), spaced(digits, sizes, "-"), digits])
     return v, v, "card_number"
@@ -706,10 +676,7 @@ def build(seed: int) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    path = Path(__file__).parent / "heldout_world2.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for row in build(5005):
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl("heldout_world2.jsonl", build(5005))
 
 
 if __name__ == "__main__":

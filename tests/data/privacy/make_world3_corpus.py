@@ -9,7 +9,7 @@ our own rules; providers the corpus had not had are preferred. Identifiers with 
 correct one from the published algorithm, and every personal value is checked with python-stdnum
 or phonenumbers before it is written (that checks the data, not the masker).
 
-Run from the repository root: ``python tests/data/privacy/make_world3_corpus.py``.
+Run from the repository root: ``python tests/data/privacy/make_world3_corpus.py [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ import base64
 import json
 import random
 import re
-import string
-import uuid
 from collections.abc import Callable
-from pathlib import Path
 
 import phonenumbers
 from stdnum import iban as std_iban
@@ -31,83 +28,69 @@ from stdnum.de import idnr as std_idnr
 from stdnum.fr import nir as std_nir
 from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
+from values import ALNUM as AL
+from values import B64URL as URLSAFE
+from values import (
+    DG,
+    HEX,
+    LO,
+    UP,
+    s_age,
+    s_anthropic,
+    s_aws_id_even,
+    s_aws_secret,
+    s_braintree,
+    s_cf_global,
+    s_cf_token,
+    s_circleci,
+    s_cratesio,
+    s_dckr,
+    s_django,
+    s_elevenlabs,
+    s_fcm,
+    s_flw,
+    s_gapi,
+    s_glpat,
+    s_gocspx,
+    s_hf,
+    s_hubspot,
+    s_langfuse,
+    s_mistral,
+    s_npm,
+    s_nuget,
+    s_okta,
+    s_openrouter,
+    s_plaid,
+    s_resend,
+    s_sendgrid,
+    s_slack_hook_t10,
+    s_tencent,
+    s_twilio,
+    s_wandb,
+    s_xai,
+    s_ya29,
+    write_jsonl,
+)
+from values import b64u as b64url
+from values import group as grouped
+from values import part as inside
+from values import pick as rs
+from values import uid as ruuid
+from values import whole as same
 
 Out = tuple[str, str, str]  # (value to insert, canary substring, kind)
 Gen = Callable[[random.Random], Out]
 
-UP = string.ascii_uppercase
-LO = string.ascii_lowercase
-DG = string.digits
-AL = UP + LO + DG
-HEX = "0123456789abcdef"
-URLSAFE = AL + "-_"
 FIELD = re.compile(r"<<([a-z0-9_]+?)(?:_\d)?>>")
 
 
-def rs(r: random.Random, n: int, alphabet: str = AL) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def same(kind: str, make: Callable[[random.Random], str]) -> Gen:
-    def gen(r: random.Random) -> Out:
-        value = make(r)
-        return value, value, kind
-
-    return gen
-
-
-def inside(kind: str, make: Callable[[random.Random], tuple[str, str]]) -> Gen:
-    """A value whose secret part (the canary) is only a piece of it, e.g. a URL's token."""
-    def gen(r: random.Random) -> Out:
-        value, canary = make(r)
-        return value, canary, kind
-
-    return gen
-
-
-def ruuid(r: random.Random) -> str:
-    return str(uuid.UUID(int=r.getrandbits(128), version=4))
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def grouped(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    return sep.join(out)
-
-
 # ---- secrets by provider (the format each documents) ------------------------------------------
-
-def google_api_key(r: random.Random) -> str:
-    """Google Cloud API keys: ``AIza`` and 35 characters of [A-Za-z0-9_-]."""
-    return "AIza" + rs(r, 35, URLSAFE)
-
-
-def huggingface_token(r: random.Random) -> str:
-    """Hugging Face user access tokens: ``hf_`` and 34 letters."""
-    return "hf_" + rs(r, 34, UP + LO)
-
-
-def twilio_api_key(r: random.Random) -> str:
-    """Twilio API key SID: ``SK`` and 32 hex digits."""
-    return "SK" + rs(r, 32, HEX)
-
 
 def github_token(r: random.Random) -> str:
     """GitHub tokens: ``ghp_``/``gho_``/``ghs_``/``ghu_`` + 36, or ``github_pat_`` 22 ``_`` 59."""
     if r.random() < 0.4:
         return "github_pat_11" + rs(r, 20, UP + DG) + "_" + rs(r, 59)
     return r.choice(["ghp_", "gho_", "ghs_", "ghu_"]) + rs(r, 36)
-
-
-def gitlab_token(r: random.Random) -> str:
-    """GitLab personal/project access token: ``glpat-`` and 20 characters."""
-    return "glpat-" + rs(r, 20, URLSAFE)
 
 
 def slack_token(r: random.Random) -> str:
@@ -117,36 +100,15 @@ def slack_token(r: random.Random) -> str:
     return f"xapp-1-A{rs(r, 10, UP + DG)}-{rs(r, 13, DG)}-{rs(r, 64, HEX)}"
 
 
-def slack_webhook(r: random.Random) -> tuple[str, str]:
-    """Slack incoming webhook: hooks.slack.com/services/T…/B…/24 characters."""
-    token = rs(r, 24)
-    return f"https://hooks.slack.com/services/T{rs(r, 10, UP + DG)}/B{rs(r, 10, UP + DG)}/{token}", token
-
-
 def openai_key(r: random.Random) -> str:
     """OpenAI project keys ``sk-proj-`` …``T3BlbkFJ``…, and service-account keys ``sk-svcacct-``."""
     prefix = r.choice(["sk-proj-", "sk-svcacct-"])
     return prefix + rs(r, 74, URLSAFE) + "T3BlbkFJ" + rs(r, 74, URLSAFE)
 
 
-def anthropic_key(r: random.Random) -> str:
-    """Anthropic API keys: ``sk-ant-api03-``, 93 characters of [A-Za-z0-9_-], then ``AA``."""
-    return "sk-ant-api03-" + rs(r, 93, URLSAFE) + "AA"
-
-
 def stripe_key(r: random.Random) -> str:
     """Stripe live secret ``sk_live_`` and restricted ``rk_live_`` keys, 24 to 99 characters."""
     return r.choice(["sk_live_", "rk_live_"]) + "51" + rs(r, r.choice([22, 97]))
-
-
-def aws_key(r: random.Random) -> str:
-    """AWS access key ids: ``AKIA`` (long-term) or ``ASIA`` (temporary) and 16 of [A-Z2-7]."""
-    return r.choice(["AKIA", "ASIA"]) + rs(r, 16, UP + "234567")
-
-
-def aws_secret(r: random.Random) -> str:
-    """AWS secret access key: 40 characters of base64."""
-    return rs(r, 40, AL + "+/")
 
 
 def jwt(r: random.Random) -> str:
@@ -170,19 +132,9 @@ def vault_token(r: random.Random) -> str:
     return r.choice(["hvs.", "hvr."]) + "CAESI" + rs(r, 90, URLSAFE)
 
 
-def npm_token(r: random.Random) -> str:
-    """npm granular access tokens: ``npm_`` and 36 characters."""
-    return "npm_" + rs(r, 36)
-
-
 def pypi_token(r: random.Random) -> str:
     """PyPI API tokens: ``pypi-`` and a base64url macaroon starting ``AgEIcHlwaS5vcmc``."""
     return "pypi-AgEIcHlwaS5vcmc" + rs(r, 150, URLSAFE)
-
-
-def dockerhub_token(r: random.Random) -> str:
-    """Docker Hub personal access tokens: ``dckr_pat_`` and 27 characters."""
-    return "dckr_pat_" + rs(r, 27, URLSAFE)
 
 
 def pinecone_key(r: random.Random) -> str:
@@ -190,49 +142,14 @@ def pinecone_key(r: random.Random) -> str:
     return f"pcsk_{rs(r, 6)}_{rs(r, 64)}"
 
 
-def xai_key(r: random.Random) -> str:
-    """xAI (Grok) API keys: ``xai-`` and 80 characters."""
-    return "xai-" + rs(r, 80)
-
-
-def openrouter_key(r: random.Random) -> str:
-    """OpenRouter API keys: ``sk-or-v1-`` and 64 hex digits."""
-    return "sk-or-v1-" + rs(r, 64, HEX)
-
-
-def google_oauth_secret(r: random.Random) -> str:
-    """Google OAuth client secrets: ``GOCSPX-`` and 28 characters."""
-    return "GOCSPX-" + rs(r, 28, URLSAFE)
-
-
-def google_oauth_token(r: random.Random) -> str:
-    """Google OAuth 2.0 access tokens: ``ya29.`` and a long base64url string."""
-    return "ya29.a0" + rs(r, 150, URLSAFE)
-
-
-def resend_key(r: random.Random) -> str:
-    """Resend API keys: ``re_``, an 8-character id, ``_``, 24 characters."""
-    return f"re_{rs(r, 8)}_{rs(r, 24)}"
-
-
 def asana_token(r: random.Random) -> str:
     """Asana personal access tokens: ``2/`` user id ``/`` token id ``:`` 32 hex."""
     return f"2/{rs(r, 16, DG)}/{rs(r, 16, DG)}:{rs(r, 32, HEX)}"
 
 
-def hubspot_token(r: random.Random) -> str:
-    """HubSpot private app tokens: ``pat-`` region ``-`` UUID."""
-    return f"pat-{r.choice(['na1', 'eu1'])}-{ruuid(r)}"
-
-
 def contentful_token(r: random.Random) -> str:
     """Contentful personal access tokens: ``CFPAT-`` and 43 characters."""
     return "CFPAT-" + rs(r, 43, URLSAFE)
-
-
-def okta_token(r: random.Random) -> str:
-    """Okta API tokens (sent as ``SSWS``): ``00`` and 40 characters."""
-    return "00" + rs(r, 40, URLSAFE)
 
 
 def sonar_token(r: random.Random) -> str:
@@ -250,29 +167,9 @@ def bitbucket_token(r: random.Random) -> str:
     return "ATBB" + rs(r, 32) + rs(r, 8, UP + DG)
 
 
-def fcm_server_key(r: random.Random) -> str:
-    """Firebase Cloud Messaging legacy server keys: ``AAAA`` 7 ``:APA91b`` 134."""
-    return f"AAAA{rs(r, 7, URLSAFE)}:APA91b{rs(r, 134, URLSAFE)}"
-
-
 def tailscale_key(r: random.Random) -> str:
     """Tailscale auth and API keys: ``tskey-auth-``/``tskey-api-`` id ``-`` secret."""
     return f"tskey-{r.choice(['auth', 'api'])}-k{rs(r, 11)}CNTRL-{rs(r, 33)}"
-
-
-def braintree_token(r: random.Random) -> str:
-    """Braintree/PayPal access tokens: ``access_token$production$`` 16 ``$`` 32 hex."""
-    return f"access_token$production${rs(r, 16, LO + DG)}${rs(r, 32, HEX)}"
-
-
-def flutterwave_key(r: random.Random) -> str:
-    """Flutterwave secret keys: ``FLWSECK-`` 32 hex ``-X``."""
-    return f"FLWSECK-{rs(r, 32, HEX)}-X"
-
-
-def plaid_token(r: random.Random) -> str:
-    """Plaid access tokens: ``access-production-`` and a UUID."""
-    return "access-production-" + ruuid(r)
 
 
 def honeycomb_key(r: random.Random) -> str:
@@ -314,29 +211,9 @@ def discord_webhook(r: random.Random) -> tuple[str, str]:
     return f"https://discord.com/api/webhooks/{rs(r, 19, DG)}/{token}", token
 
 
-def nuget_key(r: random.Random) -> str:
-    """NuGet.org API keys: ``oy2`` and 43 lower-case characters."""
-    return "oy2" + rs(r, 43, LO + DG)
-
-
-def cratesio_token(r: random.Random) -> str:
-    """crates.io API tokens: ``cio`` and 32 characters."""
-    return "cio" + rs(r, 32)
-
-
-def circleci_token(r: random.Random) -> str:
-    """CircleCI personal API tokens: ``CCIPAT_`` 22 ``_`` 40 hex."""
-    return f"CCIPAT_{rs(r, 22)}_{rs(r, 40, HEX)}"
-
-
 def yandex_key(r: random.Random) -> str:
     """Yandex Cloud API keys: ``AQVN`` and 35 to 38 characters."""
     return "AQVN" + rs(r, 36, URLSAFE)
-
-
-def tencent_key(r: random.Random) -> str:
-    """Tencent Cloud SecretId: ``AKID`` and 32 characters."""
-    return "AKID" + rs(r, 32)
 
 
 def facebook_token(r: random.Random) -> str:
@@ -364,59 +241,14 @@ def woocommerce_key(r: random.Random) -> str:
     return "cs_" + rs(r, 40, HEX)
 
 
-def elevenlabs_key(r: random.Random) -> str:
-    """ElevenLabs API keys: ``sk_`` and 48 hex."""
-    return "sk_" + rs(r, 48, HEX)
-
-
-def langfuse_key(r: random.Random) -> str:
-    """Langfuse secret keys: ``sk-lf-`` and a UUID."""
-    return "sk-lf-" + ruuid(r)
-
-
 def modal_token(r: random.Random) -> str:
     """Modal token secrets: ``as-`` and 22 characters."""
     return "as-" + rs(r, 22)
 
 
-def wandb_key(r: random.Random) -> str:
-    """Weights & Biases API keys: 40 hex digits."""
-    return rs(r, 40, HEX)
-
-
 def typeform_token(r: random.Random) -> str:
     """Typeform personal access tokens: ``tfp_`` and about 59 characters."""
     return f"tfp_{rs(r, 44, URLSAFE)}_{rs(r, 14)}"
-
-
-def cloudflare_key(r: random.Random) -> str:
-    """Cloudflare global API key: 37 lower-case hex digits."""
-    return rs(r, 37, HEX)
-
-
-def cloudflare_token(r: random.Random) -> str:
-    """Cloudflare API tokens: 40 characters of [A-Za-z0-9_-]."""
-    return rs(r, 40, URLSAFE)
-
-
-def mistral_key(r: random.Random) -> str:
-    """Mistral AI API keys: 32 alphanumerics."""
-    return rs(r, 32)
-
-
-def age_secret_key(r: random.Random) -> str:
-    """age X25519 identities: ``AGE-SECRET-KEY-1`` and 58 upper-case bech32 characters."""
-    return "AGE-SECRET-KEY-1" + rs(r, 58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
-
-
-def django_secret_key(r: random.Random) -> str:
-    """Django's generated SECRET_KEY: ``django-insecure-`` and 50 characters."""
-    return "django-insecure-" + rs(r, 50, LO + DG + "!@#%^&*(-_=+)")
-
-
-def sendgrid_key(r: random.Random) -> str:
-    """SendGrid API keys: ``SG.`` 22 ``.`` 43."""
-    return f"SG.{rs(r, 22, URLSAFE)}.{rs(r, 43, URLSAFE)}"
 
 
 def shopify_token(r: random.Random) -> str:
@@ -664,34 +496,34 @@ def email(r: random.Random) -> str:
 
 SECRETS: dict[str, Gen] = {
     name: same(name, fn) for name, fn in {
-        "google_api_key": google_api_key, "huggingface_token": huggingface_token,
-        "twilio_api_key": twilio_api_key, "github_token": github_token, "gitlab_token": gitlab_token,
-        "slack_token": slack_token, "openai_key": openai_key, "anthropic_key": anthropic_key,
-        "stripe_key": stripe_key, "aws_key": aws_key, "aws_secret": aws_secret, "jwt": jwt,
-        "vault_token": vault_token, "npm_token": npm_token, "pypi_token": pypi_token,
-        "dockerhub_token": dockerhub_token, "pinecone_key": pinecone_key, "xai_key": xai_key,
-        "openrouter_key": openrouter_key, "google_oauth_secret": google_oauth_secret,
-        "google_oauth_token": google_oauth_token, "resend_key": resend_key, "asana_token": asana_token,
-        "hubspot_token": hubspot_token, "contentful_token": contentful_token, "okta_token": okta_token,
+        "google_api_key": s_gapi, "huggingface_token": s_hf,
+        "twilio_api_key": s_twilio, "github_token": github_token, "gitlab_token": s_glpat,
+        "slack_token": slack_token, "openai_key": openai_key, "anthropic_key": s_anthropic,
+        "stripe_key": stripe_key, "aws_key": s_aws_id_even, "aws_secret": s_aws_secret, "jwt": jwt,
+        "vault_token": vault_token, "npm_token": s_npm, "pypi_token": pypi_token,
+        "dockerhub_token": s_dckr, "pinecone_key": pinecone_key, "xai_key": s_xai,
+        "openrouter_key": s_openrouter, "google_oauth_secret": s_gocspx,
+        "google_oauth_token": s_ya29, "resend_key": s_resend, "asana_token": asana_token,
+        "hubspot_token": s_hubspot, "contentful_token": contentful_token, "okta_token": s_okta,
         "sonar_token": sonar_token, "jfrog_token": jfrog_token, "bitbucket_token": bitbucket_token,
-        "fcm_server_key": fcm_server_key, "tailscale_key": tailscale_key,
-        "braintree_token": braintree_token, "flutterwave_key": flutterwave_key,
-        "plaid_token": plaid_token, "honeycomb_key": honeycomb_key, "dynatrace_token": dynatrace_token,
+        "fcm_server_key": s_fcm, "tailscale_key": tailscale_key,
+        "braintree_token": s_braintree, "flutterwave_key": s_flw,
+        "plaid_token": s_plaid, "honeycomb_key": honeycomb_key, "dynatrace_token": dynatrace_token,
         "launchdarkly_key": launchdarkly_key, "trello_token": trello_token,
-        "clickup_token": clickup_token, "nuget_key": nuget_key, "cratesio_token": cratesio_token,
-        "circleci_token": circleci_token, "yandex_key": yandex_key, "tencent_key": tencent_key,
+        "clickup_token": clickup_token, "nuget_key": s_nuget, "cratesio_token": s_cratesio,
+        "circleci_token": s_circleci, "yandex_key": yandex_key, "tencent_key": s_tencent,
         "facebook_token": facebook_token, "twitter_bearer": twitter_bearer, "zoho_token": zoho_token,
         "salesforce_token": salesforce_token, "woocommerce_key": woocommerce_key,
-        "elevenlabs_key": elevenlabs_key, "langfuse_key": langfuse_key, "modal_token": modal_token,
-        "wandb_key": wandb_key, "typeform_token": typeform_token, "cloudflare_key": cloudflare_key,
-        "cloudflare_token": cloudflare_token, "mistral_key": mistral_key,
-        "age_secret_key": age_secret_key, "django_secret_key": django_secret_key,
-        "sendgrid_key": sendgrid_key, "shopify_token": shopify_token, "telegram_token": telegram_token,
+        "elevenlabs_key": s_elevenlabs, "langfuse_key": s_langfuse, "modal_token": modal_token,
+        "wandb_key": s_wandb, "typeform_token": typeform_token, "cloudflare_key": s_cf_global,
+        "cloudflare_token": s_cf_token, "mistral_key": s_mistral,
+        "age_secret_key": s_age, "django_secret_key": s_django,
+        "sendgrid_key": s_sendgrid, "shopify_token": shopify_token, "telegram_token": telegram_token,
         "password": password,
     }.items()
 } | {
     name: inside(name, fn) for name, fn in {
-        "slack_webhook": slack_webhook, "private_key": private_key, "teams_webhook": teams_webhook,
+        "slack_webhook": s_slack_hook_t10, "private_key": private_key, "teams_webhook": teams_webhook,
         "discord_webhook": discord_webhook, "azure_storage_key": azure_storage_key,
         "azure_sas_token": azure_sas_token, "basic_auth": basic_auth, "bearer_token": bearer_token,
         "url_credentials": url_credentials,
@@ -1012,10 +844,7 @@ def build(seed: int) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    path = Path(__file__).parent / "heldout_world3.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for row in build(7331):
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl("heldout_world3.jsonl", build(7331))
 
 
 if __name__ == "__main__":

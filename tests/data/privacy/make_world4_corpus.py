@@ -33,32 +33,85 @@ codice fiscale check letter, the BSN eleven-test, the CPF check digits). The gen
 standard library only; ``--check`` additionally validates every personal value with python-stdnum
 and phonenumbers (the project's own dependencies), which checks the data, not the masker.
 
-Run from the repository root: ``python tests/data/privacy/make_world4_corpus.py [--check]``.
+Run from the repository root: ``python tests/data/privacy/make_world4_corpus.py [--check] [--out DIR]``.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 import re
-import string
 import sys
-import uuid
 from collections.abc import Callable
-from pathlib import Path
+
+from values import ALNUM as AL
+from values import B64STD as B64
+from values import B64URL as URLSAFE
+from values import (
+    DG,
+    HEX,
+    LO,
+    UP,
+    dg,
+    es_ccc,
+    iban_of,
+    id_aadhaar,
+    id_dni,
+    id_nie,
+    id_nino,
+    luhn_digit,
+    luhn_valid,
+    mod11_10,
+    part,
+    s_age,
+    s_anthropic_with_admin,
+    s_aws_id_even,
+    s_aws_secret,
+    s_azure_cs,
+    s_cf_token,
+    s_cratesio,
+    s_databricks,
+    s_datadog,
+    s_dckr,
+    s_elevenlabs,
+    s_gapi,
+    s_glsa,
+    s_gocspx,
+    s_groq,
+    s_hf,
+    s_langsmith,
+    s_linear,
+    s_npm,
+    s_nrak,
+    s_openai_with_admin,
+    s_openrouter,
+    s_postman,
+    s_pplx,
+    s_pulumi,
+    s_replicate,
+    s_sendgrid,
+    s_sentry,
+    s_slack_hook,
+    s_supabase,
+    s_tailscale,
+    s_tfc,
+    s_twilio,
+    s_xai,
+    s_xapp,
+    verhoeff_valid,
+    whole,
+    write_jsonl,
+)
+from values import HEXU as HEXUP
+from values import b64s as b64
+from values import b64u as b64url
+from values import group as grouped
+from values import pick as rs
+from values import uid as ruuid
 
 Out = tuple[str, str, str]  # (value written into the text, canary substring of it, kind)
 Gen = Callable[[random.Random], Out]
 
-UP = string.ascii_uppercase
-LO = string.ascii_lowercase
-DG = string.digits
-AL = UP + LO + DG
-HEX = "0123456789abcdef"
-HEXUP = "0123456789ABCDEF"
-URLSAFE = AL + "-_"
-B64 = AL + "+/"
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 CANARY_FIELD = re.compile(r"<<([a-z0-9_]+?)>>")
 FILL_FIELD = re.compile(r"\{\{([a-z0-9_]+?)\}\}")
@@ -67,127 +120,7 @@ FILL_FIELD = re.compile(r"\{\{([a-z0-9_]+?)\}\}")
 PERSONAL_LOG: list[tuple[str, str, str]] = []
 
 
-def rs(r: random.Random, n: int, alphabet: str = AL) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def b64(raw: bytes) -> str:
-    return base64.b64encode(raw).decode()
-
-
-def ruuid(r: random.Random) -> str:
-    return str(uuid.UUID(int=r.getrandbits(128), version=4))
-
-
-def grouped(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    return sep.join(out)
-
-
-def whole(kind: str, make: Callable[[random.Random], str]) -> Gen:
-    """The whole value is the canary."""
-    def gen(r: random.Random) -> Out:
-        value = make(r)
-        return value, value, kind
-
-    return gen
-
-
-def part(kind: str, make: Callable[[random.Random], tuple[str, str]]) -> Gen:
-    """Only a piece of the value is the canary (a URL's password, a key file's body)."""
-    def gen(r: random.Random) -> Out:
-        value, canary = make(r)
-        return value, canary, kind
-
-    return gen
-
-
-# ---- check digits -------------------------------------------------------------------------------
-
-def luhn_digit(payload: str) -> str:
-    """The Luhn (ISO/IEC 7812-1) check digit to append to ``payload``."""
-    total = 0
-    for i, ch in enumerate(reversed(payload)):
-        v = int(ch)
-        if i % 2 == 0:
-            v *= 2
-            if v > 9:
-                v -= 9
-        total += v
-    return str((10 - total % 10) % 10)
-
-
-def luhn_ok(number: str) -> bool:
-    return luhn_digit(number[:-1]) == number[-1]
-
-
-VERHOEFF_D = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-VERHOEFF_P = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-VERHOEFF_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
-
-
-def verhoeff_digit(payload: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(payload)):
-        c = VERHOEFF_D[c][VERHOEFF_P[(i + 1) % 8][int(ch)]]
-    return str(VERHOEFF_INV[c])
-
-
-def verhoeff_ok(number: str) -> bool:
-    c = 0
-    for i, ch in enumerate(reversed(number)):
-        c = VERHOEFF_D[c][VERHOEFF_P[i % 8][int(ch)]]
-    return c == 0
-
-
-def mod97(digits_or_letters: str) -> int:
-    """The ISO 7064 MOD 97-10 remainder of a string whose letters count A=10 … Z=35."""
-    return int("".join(str(int(ch, 36)) for ch in digits_or_letters)) % 97
-
-
-def iban_from(country: str, bban: str) -> str:
-    """ISO 13616: two check digits so that BBAN + country + check ≡ 1 (mod 97)."""
-    check = 98 - mod97(bban + country + "00")
-    return f"{country}{check:02d}{bban}"
-
-
-def iso7064_mod11_10(payload: str) -> str:
-    product = 10
-    for ch in payload:
-        s = (int(ch) + product) % 10 or 10
-        product = (s * 2) % 11
-    return str((11 - product) % 10)
-
-
 # ---- secrets by provider (the format each documents) ------------------------------------------
-
-def anthropic_key(r: random.Random) -> str:
-    """Anthropic API keys ``sk-ant-api03-`` + 93 of [A-Za-z0-9_-] + ``AA``; admin keys ``sk-ant-admin01-``."""
-    return r.choice(["sk-ant-api03-", "sk-ant-api03-", "sk-ant-admin01-"]) + rs(r, 93, URLSAFE) + "AA"
-
-
-def openai_key(r: random.Random) -> str:
-    """OpenAI project ``sk-proj-``, service-account ``sk-svcacct-`` and admin ``sk-admin-`` keys,
-    with the ``T3BlbkFJ`` marker in the middle."""
-    prefix = r.choice(["sk-proj-", "sk-proj-", "sk-svcacct-", "sk-admin-"])
-    return prefix + rs(r, 74, URLSAFE) + "T3BlbkFJ" + rs(r, 74, URLSAFE)
-
 
 def github_token(r: random.Random) -> str:
     """GitHub fine-grained PAT ``github_pat_`` 22 ``_`` 59; server-to-server ``ghs_``, refresh ``ghr_``,
@@ -211,11 +144,6 @@ def slack_bot(r: random.Random) -> str:
     return f"xoxb-{rs(r, 11, DG)}-{rs(r, 13, DG)}-{rs(r, 24)}"
 
 
-def slack_app(r: random.Random) -> str:
-    """Slack app-level token ``xapp-1-A`` + 10 + ``-`` 13 digits ``-`` 64 hex."""
-    return f"xapp-1-A{rs(r, 10, UP + DG)}-{rs(r, 13, DG)}-{rs(r, 64, HEX)}"
-
-
 def slack_user(r: random.Random) -> str:
     """Slack user token ``xoxp-`` or a rotating ``xoxe.xoxp-1-`` token."""
     if r.random() < 0.5:
@@ -223,35 +151,14 @@ def slack_user(r: random.Random) -> str:
     return "xoxe.xoxp-1-" + rs(r, 140, URLSAFE)
 
 
-def slack_webhook(r: random.Random) -> tuple[str, str]:
-    """Slack incoming webhook URL; the last 24-character path segment is the secret."""
-    token = rs(r, 24)
-    return f"https://hooks.slack.com/services/T{rs(r, 8, UP + DG)}/B{rs(r, 10, UP + DG)}/{token}", token
-
-
 def stripe_key(r: random.Random) -> str:
     """Stripe restricted ``rk_live_`` and secret ``sk_live_`` keys: ``51`` + account part, 99 in all."""
     return r.choice(["rk_live_", "rk_live_", "sk_live_"]) + "51" + rs(r, 97)
 
 
-def twilio_api_key(r: random.Random) -> str:
-    """Twilio API key SID: ``SK`` + 32 lowercase hex."""
-    return "SK" + rs(r, 32, HEX)
-
-
 def twilio_account_sid(r: random.Random) -> str:
     """Twilio account SID ``AC`` + 32 hex (an identifier, not itself secret)."""
     return "AC" + rs(r, 32, HEX)
-
-
-def sendgrid_key(r: random.Random) -> str:
-    """SendGrid API key ``SG.`` + 22 ``.`` + 43 of base64url."""
-    return f"SG.{rs(r, 22, URLSAFE)}.{rs(r, 43, URLSAFE)}"
-
-
-def npm_token(r: random.Random) -> str:
-    """npm granular/automation token ``npm_`` + 36 alphanumerics."""
-    return "npm_" + rs(r, 36)
 
 
 def pypi_token(r: random.Random) -> str:
@@ -260,11 +167,6 @@ def pypi_token(r: random.Random) -> str:
     location = r.choice([b"pypi.org", b"pypi.org", b"test.pypi.org"])
     raw = b"\x02\x01" + bytes([len(location)]) + location + b"\x02\x24" + ruuid(r).encode() + b"\x00\x02\x2a" + r.randbytes(120)
     return "pypi-" + b64url(raw)
-
-
-def huggingface_token(r: random.Random) -> str:
-    """Hugging Face user access token: ``hf_`` + 34 letters."""
-    return "hf_" + rs(r, 34, UP + LO)
 
 
 def digitalocean_token(r: random.Random) -> str:
@@ -278,36 +180,6 @@ def doppler_token(r: random.Random) -> str:
     if kind == "st":
         return f"dp.st.{r.choice(['prd', 'stg', 'dev_ci'])}." + rs(r, 40)
     return f"dp.{kind}." + rs(r, 43)
-
-
-def databricks_token(r: random.Random) -> str:
-    """Databricks personal access token ``dapi`` + 32 hex, optionally ``-<n>``."""
-    return "dapi" + rs(r, 32, HEX) + r.choice(["", "", "-2", "-3"])
-
-
-def google_api_key(r: random.Random) -> str:
-    """Google API key ``AIza`` + 35 of [A-Za-z0-9_-]."""
-    return "AIza" + rs(r, 35, URLSAFE)
-
-
-def google_oauth_secret(r: random.Random) -> str:
-    """Google OAuth client secret ``GOCSPX-`` + 28 of [A-Za-z0-9_-]."""
-    return "GOCSPX-" + rs(r, 28, URLSAFE)
-
-
-def aws_key(r: random.Random) -> str:
-    """AWS access key id ``AKIA``/``ASIA`` + 16 of [A-Z2-7]."""
-    return r.choice(["AKIA", "ASIA"]) + rs(r, 16, UP + "234567")
-
-
-def aws_secret(r: random.Random) -> str:
-    """AWS secret access key: 40 base64 characters."""
-    return rs(r, 40, B64)
-
-
-def azure_client_secret(r: random.Random) -> str:
-    """Entra ID (Azure AD) client secret: 3 characters, a digit, ``Q~``, 34 of [A-Za-z0-9_.~-]."""
-    return rs(r, 3) + r.choice(DG) + "Q~" + rs(r, 34, AL + "_.~-")
 
 
 def azure_storage_key(r: random.Random) -> tuple[str, str]:
@@ -339,97 +211,9 @@ def shopify_token(r: random.Random) -> str:
 
 
 
-def linear_key(r: random.Random) -> str:
-    """Linear personal API key ``lin_api_`` + 40 alphanumerics."""
-    return "lin_api_" + rs(r, 40)
-
-
-def new_relic_key(r: random.Random) -> str:
-    """New Relic user API key ``NRAK-`` + 27 of [A-Z0-9]."""
-    return "NRAK-" + rs(r, 27, UP + DG)
-
-
-def sentry_token(r: random.Random) -> str:
-    """Sentry user auth token ``sntryu_`` + 64 hex."""
-    return "sntryu_" + rs(r, 64, HEX)
-
-
-def grafana_token(r: random.Random) -> str:
-    """Grafana service-account token ``glsa_`` + 32 alphanumerics ``_`` 8 hex."""
-    return f"glsa_{rs(r, 32)}_{rs(r, 8, HEX)}"
-
-
-def postman_key(r: random.Random) -> str:
-    """Postman API key ``PMAK-`` 24 hex ``-`` 34 hex."""
-    return f"PMAK-{rs(r, 24, HEX)}-{rs(r, 34, HEX)}"
-
-
 def atlassian_token(r: random.Random) -> str:
     """Atlassian API token ``ATATT3xFfGF0`` + base64url body, ``=`` and an 8-hex checksum (192 in all)."""
     return "ATATT3xFfGF0" + rs(r, 171, URLSAFE) + "=" + rs(r, 8, HEXUP)
-
-
-def terraform_token(r: random.Random) -> str:
-    """HCP Terraform / Terraform Cloud user token: 14 characters ``.atlasv1.`` 67 characters."""
-    return f"{rs(r, 14)}.atlasv1.{rs(r, 67, URLSAFE)}"
-
-
-def pulumi_token(r: random.Random) -> str:
-    """Pulumi access token ``pul-`` + 40 hex."""
-    return "pul-" + rs(r, 40, HEX)
-
-
-
-
-def dockerhub_token(r: random.Random) -> str:
-    """Docker Hub personal access token ``dckr_pat_`` + 27 of [A-Za-z0-9_-]."""
-    return "dckr_pat_" + rs(r, 27, URLSAFE)
-
-
-
-
-def openrouter_key(r: random.Random) -> str:
-    """OpenRouter API key ``sk-or-v1-`` + 64 hex."""
-    return "sk-or-v1-" + rs(r, 64, HEX)
-
-
-def groq_key(r: random.Random) -> str:
-    """Groq API key ``gsk_`` + 52 alphanumerics."""
-    return "gsk_" + rs(r, 52)
-
-
-def replicate_token(r: random.Random) -> str:
-    """Replicate API token ``r8_`` + 37 alphanumerics."""
-    return "r8_" + rs(r, 37)
-
-
-def langsmith_key(r: random.Random) -> str:
-    """LangSmith personal ``lsv2_pt_`` / service ``lsv2_sk_`` key: 32 hex ``_`` 10 hex."""
-    return f"{r.choice(['lsv2_pt_', 'lsv2_sk_'])}{rs(r, 32, HEX)}_{rs(r, 10, HEX)}"
-
-
-def perplexity_key(r: random.Random) -> str:
-    """Perplexity API key ``pplx-`` + 48 alphanumerics."""
-    return "pplx-" + rs(r, 48)
-
-
-def xai_key(r: random.Random) -> str:
-    """xAI API key ``xai-`` + 80 alphanumerics."""
-    return "xai-" + rs(r, 80)
-
-
-def supabase_token(r: random.Random) -> str:
-    """Supabase management API personal token ``sbp_`` + 40 hex."""
-    return "sbp_" + rs(r, 40, HEX)
-
-
-
-
-def tailscale_key(r: random.Random) -> str:
-    """Tailscale auth key ``tskey-auth-`` k + 10 + ``CNTRL-`` + 33 alphanumerics."""
-    return f"tskey-auth-k{rs(r, 10)}CNTRL-{rs(r, 33)}"
-
-
 
 
 def notion_token(r: random.Random) -> str:
@@ -437,27 +221,6 @@ def notion_token(r: random.Random) -> str:
     if r.random() < 0.6:
         return "ntn_" + rs(r, 11, DG) + rs(r, 35)
     return "secret_" + rs(r, 43)
-
-
-
-
-
-
-def cloudflare_token(r: random.Random) -> str:
-    """Cloudflare API token: 40 of [A-Za-z0-9_-] (no prefix; the variable name says what it is)."""
-    return rs(r, 40, URLSAFE)
-
-
-def datadog_key(r: random.Random) -> str:
-    """Datadog API key: 32 hex (no prefix)."""
-    return rs(r, 32, HEX)
-
-
-def age_secret_key(r: random.Random) -> str:
-    """age X25519 identity ``AGE-SECRET-KEY-1`` + 58 bech32 characters (upper case)."""
-    return "AGE-SECRET-KEY-1" + rs(r, 58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
-
-
 
 
 
@@ -484,32 +247,6 @@ def onepassword_token(r: random.Random) -> str:
 
 
 
-
-
-
-
-
-
-def elevenlabs_key(r: random.Random) -> str:
-    """ElevenLabs API key ``sk_`` + 48 hex."""
-    return "sk_" + rs(r, 48, HEX)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-def cratesio_token(r: random.Random) -> str:
-    """crates.io API token ``cio`` + 32 alphanumerics."""
-    return "cio" + rs(r, 32)
 
 
 
@@ -624,10 +361,6 @@ def url_password(r: random.Random) -> str:
 
 
 # ---- personal data: national formats, hand-written ---------------------------------------------
-
-def dg(r: random.Random, n: int) -> str:
-    return rs(r, n, DG)
-
 
 def nz(r: random.Random) -> str:
     return r.choice("23456789")
@@ -817,12 +550,6 @@ def card(brand: str, sep: str) -> Gen:
     return gen
 
 
-def es_ccc_digit(digits: str) -> str:
-    weights = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    v = 11 - sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
-    return str({10: 1, 11: 0}.get(v, v))
-
-
 IT_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                   [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8,
                    12, 14, 16, 10, 22, 25, 24, 23], strict=True))
@@ -854,7 +581,7 @@ def bban(r: random.Random, country: str) -> str:
         return f"{bank}{branch}{account}{key:02d}"
     if country == "ES":
         bank, branch, account = r.choice(["2100", "0049", "0182", "2085", "0081"]), dg(r, 4), dg(r, 10)
-        return bank + branch + es_ccc_digit("00" + bank + branch) + es_ccc_digit(account) + account
+        return bank + branch + es_ccc("00" + bank + branch) + es_ccc(account) + account
     if country == "IT":
         abi, cab, account = r.choice(["03069", "02008", "05034", "01030"]), dg(r, 5), dg(r, 12)
         return it_cin(abi, cab, account) + abi + cab + account
@@ -913,7 +640,7 @@ IBAN_COUNTRIES = ["DE", "AT", "CH", "FR", "ES", "IT", "NL", "BE", "GB", "IE", "P
 def iban(country: str, style: str) -> Gen:
     """An IBAN (ISO 13616 mod-97 check digits over a registry-format BBAN), electronic or paper form."""
     def gen(r: random.Random) -> Out:
-        value = iban_from(country, bban(r, country))
+        value = iban_of(country, bban(r, country))
         if style == "paper":
             value = " ".join(value[i:i + 4] for i in range(0, len(value), 4))
         PERSONAL_LOG.append(("iban", value, country))
@@ -935,15 +662,6 @@ def ssn_value(r: random.Random) -> str:
 
 NINO_FIRST = "ABCEGHJKLMNOPRSTWXYZ"
 NINO_SECOND = "ABCEGHJKLMNPRSTWXYZ"
-
-
-def uk_nino_value(r: random.Random) -> str:
-    """UK National Insurance number: two prefix letters (no D F I Q U V, second not O; not BG GB KN
-    NK NT TN ZZ), six digits, suffix A-D."""
-    while True:
-        prefix = r.choice(NINO_FIRST) + r.choice(NINO_SECOND)
-        if prefix not in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}:
-            return prefix + dg(r, 6) + r.choice("ABCD")
 
 
 def ca_sin_value(r: random.Random) -> str:
@@ -974,32 +692,7 @@ def de_tax_id_value(r: random.Random) -> str:
         r.shuffle(digits)
         payload = "".join(digits)
         if payload[0] != "0":
-            return payload + iso7064_mod11_10(payload)
-
-
-def aadhaar_value(r: random.Random) -> str:
-    """Aadhaar (UIDAI): 12 digits, first 2-9, not a palindrome, Verhoeff check digit."""
-    while True:
-        payload = nz(r) + dg(r, 10)
-        number = payload + verhoeff_digit(payload)
-        if number != number[::-1]:
-            return number
-
-
-DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
-
-
-def es_dni_value(r: random.Random) -> str:
-    """Spanish DNI: 8 digits and the letter TRWAGMYFPDXBNJZSQVHLCKE[n mod 23]."""
-    n = r.randint(10**6, 10**8 - 1)
-    return f"{n:08d}{DNI_LETTERS[n % 23]}"
-
-
-def es_nie_value(r: random.Random) -> str:
-    """Spanish NIE: X/Y/Z (counting 0/1/2), 7 digits, the DNI letter of the resulting number."""
-    lead = r.choice("XYZ")
-    digits = dg(r, 7)
-    return f"{lead}{digits}{DNI_LETTERS[int(str('XYZ'.index(lead)) + digits) % 23]}"
+            return payload + mod11_10(payload)
 
 
 CF_MONTHS = "ABCDEHLMPRST"
@@ -1061,56 +754,56 @@ def national(kind: str, make: Callable[[random.Random], str], fmt: Callable[[str
 # ---- the canary fields the templates use ----------------------------------------------------------
 
 CANARY: dict[str, Gen] = {
-    "anthropic_key": whole("anthropic_key", anthropic_key),
-    "openai_key": whole("openai_key", openai_key),
+    "anthropic_key": whole("anthropic_key", s_anthropic_with_admin),
+    "openai_key": whole("openai_key", s_openai_with_admin),
     "github_token": whole("github_token", github_token),
     "gitlab_token": whole("gitlab_token", gitlab_token),
     "slack_bot": whole("slack_token", slack_bot),
-    "slack_app": whole("slack_token", slack_app),
+    "slack_app": whole("slack_token", s_xapp),
     "slack_user": whole("slack_token", slack_user),
-    "slack_webhook": part("slack_webhook", slack_webhook),
+    "slack_webhook": part("slack_webhook", s_slack_hook),
     "stripe_key": whole("stripe_key", stripe_key),
-    "twilio_api_key": whole("twilio_api_key", twilio_api_key),
-    "sendgrid_key": whole("sendgrid_key", sendgrid_key),
-    "npm_token": whole("npm_token", npm_token),
+    "twilio_api_key": whole("twilio_api_key", s_twilio),
+    "sendgrid_key": whole("sendgrid_key", s_sendgrid),
+    "npm_token": whole("npm_token", s_npm),
     "pypi_token": whole("pypi_token", pypi_token),
-    "huggingface_token": whole("huggingface_token", huggingface_token),
+    "huggingface_token": whole("huggingface_token", s_hf),
     "digitalocean_token": whole("digitalocean_token", digitalocean_token),
     "doppler_token": whole("doppler_token", doppler_token),
-    "databricks_token": whole("databricks_token", databricks_token),
-    "google_api_key": whole("google_api_key", google_api_key),
-    "google_oauth_secret": whole("google_oauth_secret", google_oauth_secret),
-    "aws_key": whole("aws_key", aws_key),
-    "aws_secret": whole("aws_secret", aws_secret),
-    "azure_client_secret": whole("azure_client_secret", azure_client_secret),
+    "databricks_token": whole("databricks_token", s_databricks),
+    "google_api_key": whole("google_api_key", s_gapi),
+    "google_oauth_secret": whole("google_oauth_secret", s_gocspx),
+    "aws_key": whole("aws_key", s_aws_id_even),
+    "aws_secret": whole("aws_secret", s_aws_secret),
+    "azure_client_secret": whole("azure_client_secret", s_azure_cs),
     "azure_storage_key": part("azure_storage_key", azure_storage_key),
     "azure_sas_token": part("azure_sas_token", azure_sas_token),
     "vault_token": whole("vault_token", vault_token),
     "shopify_token": whole("shopify_token", shopify_token),
-    "linear_key": whole("linear_key", linear_key),
-    "new_relic_key": whole("new_relic_key", new_relic_key),
-    "sentry_token": whole("sentry_token", sentry_token),
-    "grafana_token": whole("grafana_token", grafana_token),
-    "postman_key": whole("postman_key", postman_key),
+    "linear_key": whole("linear_key", s_linear),
+    "new_relic_key": whole("new_relic_key", s_nrak),
+    "sentry_token": whole("sentry_token", s_sentry),
+    "grafana_token": whole("grafana_token", s_glsa),
+    "postman_key": whole("postman_key", s_postman),
     "atlassian_token": whole("atlassian_token", atlassian_token),
-    "terraform_token": whole("terraform_token", terraform_token),
-    "pulumi_token": whole("pulumi_token", pulumi_token),
-    "dockerhub_token": whole("dockerhub_token", dockerhub_token),
-    "openrouter_key": whole("openrouter_key", openrouter_key),
-    "groq_key": whole("groq_key", groq_key),
-    "replicate_token": whole("replicate_token", replicate_token),
-    "langsmith_key": whole("langsmith_key", langsmith_key),
-    "perplexity_key": whole("perplexity_key", perplexity_key),
-    "xai_key": whole("xai_key", xai_key),
-    "supabase_token": whole("supabase_token", supabase_token),
-    "tailscale_key": whole("tailscale_key", tailscale_key),
+    "terraform_token": whole("terraform_token", s_tfc),
+    "pulumi_token": whole("pulumi_token", s_pulumi),
+    "dockerhub_token": whole("dockerhub_token", s_dckr),
+    "openrouter_key": whole("openrouter_key", s_openrouter),
+    "groq_key": whole("groq_key", s_groq),
+    "replicate_token": whole("replicate_token", s_replicate),
+    "langsmith_key": whole("langsmith_key", s_langsmith),
+    "perplexity_key": whole("perplexity_key", s_pplx),
+    "xai_key": whole("xai_key", s_xai),
+    "supabase_token": whole("supabase_token", s_supabase),
+    "tailscale_key": whole("tailscale_key", s_tailscale),
     "notion_token": whole("notion_token", notion_token),
-    "cloudflare_token": whole("cloudflare_token", cloudflare_token),
-    "datadog_key": whole("datadog_key", datadog_key),
-    "age_secret_key": whole("age_secret_key", age_secret_key),
+    "cloudflare_token": whole("cloudflare_token", s_cf_token),
+    "datadog_key": whole("datadog_key", s_datadog),
+    "age_secret_key": whole("age_secret_key", s_age),
     "onepassword_token": whole("onepassword_token", onepassword_token),
-    "elevenlabs_key": whole("elevenlabs_key", elevenlabs_key),
-    "cratesio_token": whole("cratesio_token", cratesio_token),
+    "elevenlabs_key": whole("elevenlabs_key", s_elevenlabs),
+    "cratesio_token": whole("cratesio_token", s_cratesio),
     "flyio_token": whole("flyio_token", flyio_token),
     "teams_webhook": part("teams_webhook", teams_webhook),
     "jwt": whole("jwt", jwt),
@@ -1138,18 +831,18 @@ CANARY: dict[str, Gen] = {
     **{f"iban_{c.lower()}_paper": iban(c, "paper") for c in IBAN_COUNTRIES},
     "ssn_dash": national("ssn", ssn_value, lambda s: grouped(s, [3, 2, 4], "-")),
     "ssn_space": national("ssn", ssn_value, lambda s: grouped(s, [3, 2, 4], " ")),
-    "uk_nino_spaced": national("uk_nino", uk_nino_value, lambda s: f"{s[:2]} {s[2:4]} {s[4:6]} {s[6:8]} {s[8]}"),
-    "uk_nino_lower": national("uk_nino", uk_nino_value, lambda s: s.lower()),
+    "uk_nino_spaced": national("uk_nino", id_nino, lambda s: f"{s[:2]} {s[2:4]} {s[4:6]} {s[6:8]} {s[8]}"),
+    "uk_nino_lower": national("uk_nino", id_nino, lambda s: s.lower()),
     "ca_sin_dash": national("ca_sin", ca_sin_value, lambda s: grouped(s, [3, 3, 3], "-")),
     "ca_sin_space": national("ca_sin", ca_sin_value, lambda s: grouped(s, [3, 3, 3], " ")),
     "fr_nir_spaced": national("fr_nir", fr_nir_value, lambda s: grouped(s, [1, 2, 2, 2, 3, 3, 2], " ")),
     "fr_nir_plain": national("fr_nir", fr_nir_value),
     "de_tax_id_spaced": national("de_tax_id", de_tax_id_value, lambda s: grouped(s, [2, 3, 3, 3], " ")),
     "de_tax_id_plain": national("de_tax_id", de_tax_id_value),
-    "aadhaar_spaced": national("aadhaar", aadhaar_value, lambda s: grouped(s, [4, 4, 4], " ")),
-    "aadhaar_dash": national("aadhaar", aadhaar_value, lambda s: grouped(s, [4, 4, 4], "-")),
-    "es_dni_dash": national("es_dni", es_dni_value, lambda s: f"{s[:8]}-{s[8]}"),
-    "es_nie": national("es_nie", es_nie_value),
+    "aadhaar_spaced": national("aadhaar", id_aadhaar, lambda s: grouped(s, [4, 4, 4], " ")),
+    "aadhaar_dash": national("aadhaar", id_aadhaar, lambda s: grouped(s, [4, 4, 4], "-")),
+    "es_dni_dash": national("es_dni", id_dni, lambda s: f"{s[:8]}-{s[8]}"),
+    "es_nie": national("es_nie", id_nie),
     "it_cf": national("it_codice_fiscale", it_cf_value),
     "it_cf_lower": national("it_codice_fiscale", it_cf_value, lambda s: s.lower()),
     "nl_bsn_dots": national("nl_bsn", nl_bsn_value, lambda s: f"{s[:4]}.{s[4:6]}.{s[6:]}"),
@@ -1163,14 +856,14 @@ CANARY: dict[str, Gen] = {
 def not_luhn(r: random.Random, n: int, first: str = "123456789") -> str:
     while True:
         s = r.choice(first) + dg(r, n - 1)
-        if not luhn_ok(s):
+        if not luhn_valid(s):
             return s
 
 
 def not_verhoeff(r: random.Random, n: int) -> str:
     while True:
         s = r.choice("123456789") + dg(r, n - 1)
-        if not verhoeff_ok(s):
+        if not verhoeff_valid(s):
             return s
 
 
@@ -1185,7 +878,7 @@ def ean13_not_luhn(r: random.Random) -> str:
         payload = "40" + dg(r, 10)
         check = (10 - sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(payload)) % 10) % 10
         number = payload + str(check)
-        if not luhn_ok(number):
+        if not luhn_valid(number):
             return number
 
 
@@ -1605,10 +1298,7 @@ def main() -> None:
     rows = build(4404)
     if "--check" in sys.argv:
         check(rows)
-    path = Path(__file__).parent / "heldout_world4.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl("heldout_world4.jsonl", rows)
 
 
 if __name__ == "__main__":

@@ -114,29 +114,57 @@ Values are drawn from one seeded ``random.Random``; none is a real credential or
 generator uses the standard library; ``--check`` validates every personal value with python-stdnum
 and phonenumbers (validation of the data only).
 
-Run from the repository root: ``python tests/data/privacy/make_world5_corpus.py [--check]``.
+Run from the repository root: ``python tests/data/privacy/make_world5_corpus.py [--check] [--out DIR]``.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 import re
-import string
 import sys
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from values import (
+    ALNUM,
+    B64URL,
+    DG,
+    HEX,
+    HEXU,
+    LO,
+    UP,
+    b64s,
+    b64u,
+    ean13_digit,
+    iban_of,
+    id_aadhaar,
+    id_dni,
+    id_nie,
+    id_nino,
+    luhn_digit,
+    mod11_10,
+    pick,
+    s_anthropic_with_admin,
+    s_aws_secret,
+    s_azure_cs,
+    s_braintree,
+    s_discord_bot,
+    s_discord_hook,
+    s_fcm,
+    s_openai_with_admin,
+    s_slack_hook_t10,
+    write_jsonl,
+)
+from values import dg as digits
+from values import group as split
+from values import nz as nonzero
+from values import part as inner
+from values import uid as v4
+from values import whole as full
+
 SEED = 50505
 OUT_PATH = Path(__file__).parent / "heldout_world5.jsonl"
-
-UP, LO, DG = string.ascii_uppercase, string.ascii_lowercase, string.digits
-ALNUM = UP + LO + DG
-HEX, HEXU = "0123456789abcdef", "0123456789ABCDEF"
-B64URL = ALNUM + "-_"
-B64STD = ALNUM + "+/"
 
 Out = tuple[str, str, str]  # (text to insert, canary substring of it, label)
 Maker = Callable[[random.Random], Out]
@@ -145,120 +173,9 @@ Maker = Callable[[random.Random], Out]
 AUDIT: list[tuple[str, str, str]] = []
 
 
-def pick(r: random.Random, n: int, alphabet: str = ALNUM) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def digits(r: random.Random, n: int) -> str:
-    return pick(r, n, DG)
-
-
-def nonzero(r: random.Random) -> str:
-    return r.choice("123456789")
-
-
-def b64u(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def b64s(raw: bytes) -> str:
-    return base64.b64encode(raw).decode()
-
-
-def v4(r: random.Random) -> str:
-    return str(uuid.UUID(int=r.getrandbits(128), version=4))
-
-
-def split(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    assert i == len(s), (s, sizes)
-    return sep.join(out)
-
-
-def full(label: str, f: Callable[[random.Random], str]) -> Maker:
-    def make(r: random.Random) -> Out:
-        v = f(r)
-        return v, v, label
-    return make
-
-
-def inner(label: str, f: Callable[[random.Random], tuple[str, str]]) -> Maker:
-    def make(r: random.Random) -> Out:
-        v, c = f(r)
-        return v, c, label
-    return make
-
-
 # ================================================================================================
 # check-digit algorithms
 # ================================================================================================
-
-def luhn_check(payload: str) -> str:
-    s = 0
-    for i, ch in enumerate(reversed(payload)):
-        v = int(ch)
-        if i % 2 == 0:
-            v = v * 2 - 9 if v > 4 else v * 2
-        s += v
-    return str(-s % 10)
-
-
-def luhn_valid(n: str) -> bool:
-    return luhn_check(n[:-1]) == n[-1]
-
-
-# dihedral group D5 multiplication table (Verhoeff)
-_VD = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_VP = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]]
-for _ in range(7):  # permutation table: each row is the previous one through (0 1 5 8 9 4 2 7)(3 6)
-    _VP.append([[1, 5, 7, 6, 2, 8, 3, 0, 9, 4][x] for x in _VP[-1]])
-_VINV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
-
-
-def verhoeff_check(payload: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(payload)):
-        c = _VD[c][_VP[(i + 1) % 8][int(ch)]]
-    return str(_VINV[c])
-
-
-def verhoeff_valid(n: str) -> bool:
-    c = 0
-    for i, ch in enumerate(reversed(n)):
-        c = _VD[c][_VP[i % 8][int(ch)]]
-    return c == 0
-
-
-def mod97_of(s: str) -> int:
-    return int("".join(str(int(ch, 36)) for ch in s)) % 97
-
-
-def make_iban(cc: str, bban: str) -> str:
-    return f"{cc}{98 - mod97_of(bban + cc + '00'):02d}{bban}"
-
-
-def mod11_10(payload: str) -> str:
-    """ISO 7064 MOD 11,10 (German Steuer-IdNr)."""
-    p = 10
-    for ch in payload:
-        s = (int(ch) + p) % 10 or 10
-        p = s * 2 % 11
-    return str((11 - p) % 10)
-
-
-def ean_check(payload: str) -> str:
-    """GS1 check digit: weights 1,3 from the left for an even-length payload of 12."""
-    s = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(payload))
-    return str(-s % 10)
-
 
 def weighted(payload: str, weights: list[int]) -> int:
     return sum(int(d) * w for d, w in zip(payload, weights, strict=False))
@@ -267,16 +184,6 @@ def weighted(payload: str, weights: list[int]) -> int:
 # ================================================================================================
 # secrets: providers
 # ================================================================================================
-
-def k_openai(r):
-    """OpenAI: project/service-account/admin keys carry ``T3BlbkFJ`` (base64 of "OpenAI")."""
-    p = r.choice(["sk-proj-", "sk-proj-", "sk-svcacct-", "sk-admin-"])
-    return p + pick(r, 74, B64URL) + "T3BlbkFJ" + pick(r, 74, B64URL)
-
-
-def k_anthropic(r):
-    return r.choice(["sk-ant-api03-", "sk-ant-api03-", "sk-ant-admin01-"]) + pick(r, 93, B64URL) + "AA"
-
 
 def k_github(r):
     kind = r.choice(["ghp", "gho", "ghu", "pat"])
@@ -301,22 +208,6 @@ def k_slack(r):
     return f"xapp-1-A{pick(r, 10, UP + DG)}-{digits(r, 13)}-{pick(r, 64, HEX)}"
 
 
-def k_slack_hook(r):
-    t = pick(r, 24)
-    return f"https://hooks.slack.com/services/T{pick(r, 10, UP + DG)}/B{pick(r, 10, UP + DG)}/{t}", t
-
-
-def k_discord(r):
-    """Discord bot token: base64(snowflake id) . 6 (timestamp) . 38 (HMAC)."""
-    sid = str(r.randint(10**17, 13 * 10**17))
-    return b64u(sid.encode()) + "." + pick(r, 6, B64URL) + "." + pick(r, 38, B64URL)
-
-
-def k_discord_hook(r):
-    t = pick(r, 68, B64URL)
-    return f"https://discord.com/api/webhooks/{r.randint(10**17, 13 * 10**17)}/{t}", t
-
-
 def k_telegram(r):
     return f"{r.randint(10**9, 8 * 10**9)}:AA{pick(r, 33, B64URL)}"
 
@@ -338,18 +229,10 @@ def k_aws_id(r):
     return r.choice(["AKIA", "AKIA", "ASIA"]) + pick(r, 16, UP + "234567")
 
 
-def k_aws_secret(r):
-    return pick(r, 40, B64STD)
-
-
 def k_azure_storage(r):
     key = b64s(r.randbytes(64))
     return (f"DefaultEndpointsProtocol=https;AccountName=sa{pick(r, 9, LO + DG)};AccountKey={key};"
             "EndpointSuffix=core.windows.net"), key
-
-
-def k_azure_client_secret(r):
-    return pick(r, 3) + r.choice(DG) + "Q~" + pick(r, 34, ALNUM + "_.~-")
 
 
 def k_azure_sas(r):
@@ -437,10 +320,6 @@ def k_mapbox(r):
     return "sk.eyJ1Ijoi" + b64u(f'{pick(r, 8, LO)}","a":"{pick(r, 25, LO + DG)}"}}'.encode())[:50] + "." + pick(r, 22, B64URL)
 
 
-def k_fcm(r):
-    return "AAAA" + pick(r, 7, B64URL) + ":APA91b" + pick(r, 134, B64URL)
-
-
 def k_flyio(r):
     return "FlyV1 fm2_" + b64s(r.randbytes(150)).rstrip("=") + ",fm2_" + b64s(r.randbytes(48)).rstrip("=")
 
@@ -448,10 +327,6 @@ def k_flyio(r):
 def k_jfrog(r):
     raw = f"reftkn:01:{1900000000 + r.randrange(10**8)}:{pick(r, 27)}".encode()
     return b64u(raw)
-
-
-def k_braintree(r):
-    return f"access_token$production${pick(r, 16, LO + DG)}${pick(r, 32, HEX)}"
 
 
 def k_bitbucket(r):
@@ -465,9 +340,9 @@ def k_twitter(r):
 
 
 SECRETS: dict[str, Maker] = {
-    "openai": full("openai_key", k_openai),
+    "openai": full("openai_key", s_openai_with_admin),
     "openai_legacy": full("openai_key", lambda r: "sk-" + pick(r, 20) + "T3BlbkFJ" + pick(r, 20)),
-    "anthropic": full("anthropic_key", k_anthropic),
+    "anthropic": full("anthropic_key", s_anthropic_with_admin),
     "groq": full("groq_key", lambda r: "gsk_" + pick(r, 52)),
     "xai": full("xai_key", lambda r: "xai-" + pick(r, 80)),
     "perplexity": full("perplexity_key", lambda r: "pplx-" + pick(r, 48)),
@@ -484,9 +359,9 @@ SECRETS: dict[str, Maker] = {
     "elevenlabs": full("elevenlabs_key", lambda r: "sk_" + pick(r, 48, HEX)),
     "wandb": full("wandb_key", lambda r: pick(r, 40, HEX)),
     "aws_id": full("aws_key", k_aws_id),
-    "aws_secret": full("aws_secret", k_aws_secret),
+    "aws_secret": full("aws_secret", s_aws_secret),
     "azure_storage": inner("azure_storage_key", k_azure_storage),
-    "azure_secret": full("azure_client_secret", k_azure_client_secret),
+    "azure_secret": full("azure_client_secret", s_azure_cs),
     "azure_sas": inner("azure_sas_token", k_azure_sas),
     "azure_devops": full("azure_devops_token", k_azure_devops),
     "gcp_key": inner("private_key", k_gcp_key),
@@ -501,7 +376,7 @@ SECRETS: dict[str, Maker] = {
     "cf_global": full("cloudflare_key", lambda r: pick(r, 37, HEX)),
     "stripe": full("stripe_key", k_stripe),
     "square": full("square_token", lambda r: "EAAA" + pick(r, 60, B64URL)),
-    "braintree": full("braintree_token", k_braintree),
+    "braintree": full("braintree_token", s_braintree),
     "plaid": full("plaid_token", lambda r: "access-production-" + v4(r)),
     "razorpay_id": full("razorpay_key", lambda r: "rzp_live_" + pick(r, 14)),
     "razorpay_secret": full("razorpay_key", lambda r: pick(r, 24)),
@@ -509,9 +384,9 @@ SECRETS: dict[str, Maker] = {
     "paystack": full("paystack_key", lambda r: "sk_live_" + pick(r, 40, HEX)),
     "flutterwave": full("flutterwave_key", lambda r: "FLWSECK-" + pick(r, 32, HEX) + "-X"),
     "slack": full("slack_token", k_slack),
-    "slack_hook": inner("slack_webhook", k_slack_hook),
-    "discord": full("discord_token", k_discord),
-    "discord_hook": inner("discord_webhook", k_discord_hook),
+    "slack_hook": inner("slack_webhook", s_slack_hook_t10),
+    "discord": full("discord_token", s_discord_bot),
+    "discord_hook": inner("discord_webhook", s_discord_hook),
     "telegram": full("telegram_token", k_telegram),
     "teams_hook": inner("teams_webhook", k_teams_hook),
     "twilio": full("twilio_api_key", lambda r: "SK" + pick(r, 32, HEX)),
@@ -571,7 +446,7 @@ SECRETS: dict[str, Maker] = {
     "shopify": full("shopify_token", lambda r: r.choice(["shpat_", "shpss_"]) + pick(r, 32, HEX)),
     "twitter": full("twitter_bearer", k_twitter),
     "facebook": full("facebook_token", lambda r: "EAAB" + pick(r, 180)),
-    "fcm": full("fcm_server_key", k_fcm),
+    "fcm": full("fcm_server_key", s_fcm),
     "django": full("django_secret_key", lambda r: "django-insecure-" + pick(r, 50, LO + DG + "!@#%^&*(-_=+)")),
     "shippo": full("shippo_token", lambda r: "shippo_live_" + pick(r, 40, HEX)),
     "postman": full("postman_key", lambda r: f"PMAK-{pick(r, 24, HEX)}-{pick(r, 34, HEX)}"),
@@ -824,7 +699,7 @@ def card_maker(net: str, sep: str) -> Maker:
         while True:
             p = r.choice(prefixes)
             body = p + digits(r, n - len(p) - 1)
-            num = body + luhn_check(body)
+            num = body + luhn_digit(body)
             if len(set(num)) > 4:
                 break
         v = num if sep == "" else split(num, groups, sep)
@@ -861,7 +736,7 @@ def fr_rib(bank: str, branch: str, account: str) -> str:
 def bban(r: random.Random, cc: str) -> str:
     if cc == "FI":
         body = r.choice(["100", "400", "800", "157"]) + digits(r, 10)
-        return body + luhn_check(body)
+        return body + luhn_digit(body)
     if cc == "EE":
         return r.choice(["22", "10", "77"]) + digits(r, 14)
     if cc == "LT":
@@ -928,7 +803,7 @@ def bban(r: random.Random, cc: str) -> str:
 
 def iban_maker(cc: str, paper: bool = False) -> Maker:
     def make(r: random.Random) -> Out:
-        v = make_iban(cc, bban(r, cc))
+        v = iban_of(cc, bban(r, cc))
         if paper:
             v = " ".join(v[i:i + 4] for i in range(0, len(v), 4))
         AUDIT.append(("iban", v, cc))
@@ -949,17 +824,9 @@ def id_ssn(r):
             return f"{a:03d}{r.randint(1, 99):02d}{r.randint(1, 9999):04d}"
 
 
-def id_nino(r):
-    first, second = "ABCEGHJKLMNOPRSTWXYZ", "ABCEGHJKLMNPRSTWXYZ"
-    while True:
-        p = r.choice(first) + r.choice(second)
-        if p not in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}:
-            return p + digits(r, 6) + r.choice("ABCD")
-
-
 def id_sin(r):
     body = r.choice("1245679") + digits(r, 7)
-    return body + luhn_check(body)
+    return body + luhn_digit(body)
 
 
 def id_nir(r):
@@ -977,27 +844,6 @@ def id_idnr(r):
         p = "".join(ds)
         if p[0] != "0":
             return p + mod11_10(p)
-
-
-def id_aadhaar(r):
-    while True:
-        p = r.choice("23456789") + digits(r, 10)
-        n = p + verhoeff_check(p)
-        if n != n[::-1]:
-            return n
-
-
-DNI_L = "TRWAGMYFPDXBNJZSQVHLCKE"
-
-
-def id_dni(r):
-    n = r.randint(1_000_000, 99_999_999)
-    return f"{n:08d}{DNI_L[n % 23]}"
-
-
-def id_nie(r):
-    lead, rest = r.choice("XYZ"), digits(r, 7)
-    return f"{lead}{rest}{DNI_L[int(str('XYZ'.index(lead)) + rest) % 23]}"
 
 
 CF_ODD = dict(zip(DG + UP, [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20,
@@ -1040,7 +886,7 @@ def id_pesel(r):
 def id_personnummer(r):
     y, m, day = date_parts(r, 1950, 2003)
     p = f"{y % 100:02d}{m:02d}{day:02d}{digits(r, 3)}"
-    return f"{y}|{p}{luhn_check(p)}"
+    return f"{y}|{p}{luhn_digit(p)}"
 
 
 def id_hetu(r):
@@ -1114,7 +960,7 @@ def id_fnr(r):
 
 def id_ahv(r):
     p = "756" + digits(r, 9)
-    return p + ean_check(p)
+    return p + ean13_digit(p)
 
 
 def id_tfn(r):
@@ -1128,7 +974,7 @@ def id_tfn(r):
 def id_za(r):
     y, m, day = date_parts(r, 1950, 1999)
     p = f"{y % 100:02d}{m:02d}{day:02d}{digits(r, 4)}{r.choice('01')}8"
-    return p + luhn_check(p)
+    return p + luhn_digit(p)
 
 
 def id_cnp(r):
@@ -1870,9 +1716,7 @@ def main() -> None:
     rows = build()
     if "--check" in sys.argv:
         check(rows)
-    with OUT_PATH.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl(OUT_PATH.name, rows)
     pos = [x for x in rows if x["canaries"]]
     kinds = sorted({k for x in pos for k in x["kinds"]})
     print(f"{len(pos)} positive rows, {sum(len(x['canaries']) for x in pos)} planted values, {len(kinds)} kinds, "

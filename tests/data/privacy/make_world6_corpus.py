@@ -91,149 +91,99 @@ Values come from one seeded ``random.Random``; none is a real credential or pers
 uses only the standard library; ``--check`` validates every personal value with python-stdnum and
 phonenumbers, and checks that no text or canary repeats one of the earlier corpus files.
 
-Run from the repository root: ``python tests/data/privacy/make_world6_corpus.py [--check]``.
+Run from the repository root: ``python tests/data/privacy/make_world6_corpus.py [--check] [--out DIR]``.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 import re
-import string
 import sys
-import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+from values import (
+    AUDIT,
+    DG,
+    HEX,
+    LO,
+    b64s,
+    b64u,
+    dg,
+    p_aadhaar,
+    p_bsn,
+    p_card,
+    p_cn_ric,
+    p_cpf,
+    p_de_tax,
+    p_dni,
+    p_iban,
+    p_nino,
+    p_nir,
+    p_pan,
+    p_pesel,
+    p_phone,
+    p_sin,
+    p_ssn,
+    part,
+    pick,
+    s_anthropic,
+    s_aws_id,
+    s_aws_secret,
+    s_azure_cs,
+    s_bearer,
+    s_cohere,
+    s_datadog,
+    s_dckr,
+    s_discord_hook,
+    s_django,
+    s_do,
+    s_gapi,
+    s_gho,
+    s_ghp,
+    s_ghpat,
+    s_ghs,
+    s_glpat,
+    s_glrt,
+    s_hf,
+    s_jwt_of,
+    s_kube_key_data,
+    s_npm,
+    s_openai,
+    s_openai_legacy,
+    s_password_of,
+    s_pem_ec,
+    s_pem_json,
+    s_pem_pkcs8,
+    s_pem_rsa,
+    s_pem_ssh,
+    s_pypi,
+    s_sendgrid,
+    s_slack_hook,
+    s_slack_hook_full,
+    s_stripe,
+    s_stripe_rk,
+    s_telegram,
+    s_twilio,
+    s_url_pw,
+    s_vault,
+    s_whsec,
+    s_xapp,
+    s_xoxb,
+    s_xoxp,
+    uid,
+    whole,
+    write_jsonl,
+)
 
 SEED = 60606
 HERE = Path(__file__).parent
 OUT_PATH = HERE / "heldout_world6.jsonl"
 
-UP, LO, DG = string.ascii_uppercase, string.ascii_lowercase, string.digits
-ALNUM = UP + LO + DG
-HEX = "0123456789abcdef"
-B64URL = ALNUM + "-_"
-B64STD = ALNUM + "+/"
-
-# (label, value as written, region) -- personal values for --check
-AUDIT: list[tuple[str, str, str]] = []
-
-
-def pick(r: random.Random, n: int, alphabet: str = ALNUM) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def dg(r: random.Random, n: int) -> str:
-    return pick(r, n, DG)
-
-
-def nz(r: random.Random) -> str:
-    return r.choice("123456789")
-
-
-def b64u(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def b64s(raw: bytes) -> str:
-    return base64.b64encode(raw).decode()
-
-
-def uid(r: random.Random) -> str:
-    return str(uuid.UUID(int=r.getrandbits(128), version=4))
-
-
-def group(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    assert i == len(s), (s, sizes)
-    return sep.join(out)
-
-
-# ================================================================================================
-# check digits
-# ================================================================================================
-
-def luhn_digit(payload: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(payload)):
-        v = int(ch) * (2 if i % 2 == 0 else 1)
-        total += v - 9 if v > 9 else v
-    return str(-total % 10)
-
-
-_D = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-      [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-      [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
-_P = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4]]
-while len(_P) < 8:
-    _P.append([_P[1][x] for x in _P[-1]])
-_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
-
-
-def verhoeff_digit(payload: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(payload)):
-        c = _D[c][_P[(i + 1) % 8][int(ch)]]
-    return str(_INV[c])
-
-
-def iban_of(cc: str, bban: str) -> str:
-    n = int("".join(str(int(ch, 36)) for ch in bban + cc + "00"))
-    return f"{cc}{98 - n % 97:02d}{bban}"
-
-
-def mod11_10(payload: str) -> str:
-    p = 10
-    for ch in payload:
-        s = (int(ch) + p) % 10 or 10
-        p = s * 2 % 11
-    return str((11 - p) % 10)
-
-
 # ================================================================================================
 # secrets
 # ================================================================================================
-
-def s_openai(r):
-    return r.choice(["sk-proj-", "sk-proj-", "sk-svcacct-"]) + pick(r, 74, B64URL) + "T3BlbkFJ" + pick(r, 74, B64URL)
-
-
-def s_openai_legacy(r):
-    return "sk-" + pick(r, 20) + "T3BlbkFJ" + pick(r, 20)
-
-
-def s_anthropic(r):
-    return "sk-ant-api03-" + pick(r, 93, B64URL) + "AA"
-
-
-def s_gapi(r):
-    return "AIza" + pick(r, 35, B64URL)
-
-
-def s_hf(r):
-    return "hf_" + pick(r, 34, UP + LO)
-
-
-def s_cohere(r):
-    return pick(r, 40)
-
-
-def s_aws_id(r):
-    return r.choice(["AKIA", "AKIA", "AKIA", "ASIA"]) + pick(r, 16, UP + "234567")
-
-
-def s_aws_secret(r):
-    return pick(r, 40, B64STD)
-
-
-def s_azure_cs(r):
-    return pick(r, 3, ALNUM) + r.choice(DG) + "Q~" + pick(r, 34, ALNUM + "_.~-")
-
 
 def s_azure_storage(r):
     key = b64s(r.randbytes(64))
@@ -241,123 +191,9 @@ def s_azure_storage(r):
     return f"DefaultEndpointsProtocol=https;AccountName={acct};AccountKey={key};EndpointSuffix=core.windows.net", key
 
 
-def s_do(r):
-    return "dop_v1_" + pick(r, 64, HEX)
-
-
-def s_ghp(r):
-    return "ghp_" + pick(r, 36)
-
-
-def s_ghs(r):
-    return "ghs_" + pick(r, 36)
-
-
-def s_gho(r):
-    return "gho_" + pick(r, 36)
-
-
-def s_ghpat(r):
-    return "github_pat_11" + pick(r, 22, UP + DG) + "_" + pick(r, 59)
-
-
-def s_glpat(r):
-    return "glpat-" + pick(r, 20, B64URL)
-
-
-def s_glrt(r):
-    return "glrt-" + pick(r, 20, B64URL)
-
-
-def s_xoxb(r):
-    return f"xoxb-{dg(r, 12)}-{dg(r, 13)}-{pick(r, 24)}"
-
-
-def s_xoxp(r):
-    return f"xoxp-{dg(r, 12)}-{dg(r, 12)}-{dg(r, 13)}-{pick(r, 32, HEX)}"
-
-
-def s_xapp(r):
-    return f"xapp-1-A{pick(r, 10, UP + DG)}-{dg(r, 13)}-{pick(r, 64, HEX)}"
-
-
-def s_slack_hook(r):
-    t = pick(r, 24)
-    return f"https://hooks.slack.com/services/T{pick(r, 8, UP + DG)}/B{pick(r, 10, UP + DG)}/{t}", t
-
-
-def s_slack_hook_full(r):
-    url, _ = s_slack_hook(r)
-    return url, url
-
-
-def s_discord_hook(r):
-    t = pick(r, 68, B64URL)
-    return f"https://discord.com/api/webhooks/{r.randint(10**17, 13 * 10**17)}/{t}", t
-
-
-def s_telegram(r):
-    return f"{r.randint(10**9, 7 * 10**9)}:AA{pick(r, 33, B64URL)}"
-
-
-def s_stripe(r):
-    return "sk_live_51" + pick(r, 22) + pick(r, 75)
-
-
-def s_stripe_rk(r):
-    return "rk_live_51" + pick(r, 22) + pick(r, 75)
-
-
-def s_whsec(r):
-    return "whsec_" + pick(r, 32)
-
-
-def s_sendgrid(r):
-    return "SG." + pick(r, 22, B64URL) + "." + pick(r, 43, B64URL)
-
-
-def s_twilio(r):
-    return "SK" + pick(r, 32, HEX)
-
-
-def s_datadog(r):
-    return pick(r, 32, HEX)
-
-
-def s_npm(r):
-    return "npm_" + pick(r, 36)
-
-
-def s_pypi(r):
-    raw = b"\x01\x08pypi.org\x02\x25" + uid(r).encode() + b"\x00\x02\x2a\x02\x02" + r.randbytes(104)
-    return "pypi-AgEIcHlwaS5vcmc" + b64u(raw)[20:]
-
-
-def s_dckr(r):
-    return "dckr_pat_" + pick(r, 27, B64URL)
-
-
-def s_vault(r):
-    return "hvs." + pick(r, 24)
-
-
-def s_django(r):
-    return "django-insecure-" + pick(r, 50, LO + DG + "!@#%^&*(-_=+)")
-
-
 def s_jwt(r, claims=None):
-    alg = r.choice(["HS256", "RS256", "RS256", "ES256"])
-    head = {"alg": alg, "typ": "JWT"}
-    if alg != "HS256":
-        head = {"alg": alg, "kid": pick(r, 16, B64URL), "typ": "JWT"}
-    body = claims or {
-        "sub": uid(r), "iss": r.choice(["https://login.tidewell.app", "https://auth.ostara.io/realms/ops",
-                                        "https://quillstack.eu.auth0.com/"]),
-        "aud": r.choice(["orders-api", "console", "https://api.harrowgate.dev"]),
-        "exp": 1760000000 + r.randrange(5 * 10**6), "email_verified": True}
-    sig = r.randbytes({"HS256": 32, "RS256": 256, "ES256": 64}[alg])
-    return ".".join([b64u(json.dumps(head, separators=(",", ":")).encode()),
-                     b64u(json.dumps(body, separators=(",", ":")).encode()), b64u(sig)])
+    return s_jwt_of(r, ["https://login.tidewell.app", "https://auth.ostara.io/realms/ops", "https://quillstack.eu.auth0.com/"],
+                    ["orders-api", "console", "https://api.harrowgate.dev"], claims)
 
 
 def s_k8s_sa_jwt(r):
@@ -368,56 +204,10 @@ def s_k8s_sa_jwt(r):
                      "sub": f"system:serviceaccount:{ns}:deployer"})
 
 
-def s_bearer(r):
-    return pick(r, r.choice([32, 40, 43]), B64URL)
-
-
 def s_basic(r):
     user = r.choice(["svc-metrics", "jenkins", "backup", "grafana-ro", "deployer"])
     pw = s_password(r)
     return b64s(f"{user}:{pw}".encode())
-
-
-_PEM_HEAD = {
-    "RSA PRIVATE KEY": bytes.fromhex("308204a40201000282010100"),
-    "PRIVATE KEY": bytes.fromhex("308204bd020100300d06092a864886f70d0101010500048204a7"),
-    "EC PRIVATE KEY": bytes.fromhex("30770201010420"),
-    "OPENSSH PRIVATE KEY": b"openssh-key-v1\x00\x00\x00\x00\x04none\x00\x00\x00\x04none\x00\x00\x00\x00\x00\x00\x00\x01",
-}
-
-
-def pem(r, label, n=300, sep="\n"):
-    body = b64s(_PEM_HEAD[label] + r.randbytes(n))
-    w = 70 if label == "OPENSSH PRIVATE KEY" else 64
-    lines = [body[i:i + w] for i in range(0, len(body), w)]
-    return f"-----BEGIN {label}-----{sep}" + sep.join(lines) + f"{sep}-----END {label}-----", lines[0]
-
-
-def s_pem_rsa(r):
-    return pem(r, "RSA PRIVATE KEY")
-
-
-def s_pem_pkcs8(r):
-    return pem(r, "PRIVATE KEY")
-
-
-def s_pem_ec(r):
-    return pem(r, "EC PRIVATE KEY", 100)
-
-
-def s_pem_ssh(r):
-    return pem(r, "OPENSSH PRIVATE KEY", 320)
-
-
-def s_pem_json(r):
-    """A GCP service-account file's private_key: PEM with escaped newlines, as one JSON string."""
-    return pem(r, "PRIVATE KEY", 1190, "\\n")
-
-
-def s_kube_key_data(r):
-    text, _ = pem(r, "RSA PRIVATE KEY", 200)
-    blob = b64s((text + "\n").encode())
-    return blob, blob
 
 
 # ---- passwords -----------------------------------------------------------------------------------
@@ -425,25 +215,10 @@ def s_kube_key_data(r):
 _WORDS = ["granite", "lupin", "saffron", "kestrel", "otter", "cobalt", "juniper", "quartz", "walnut", "meridian",
           "falke", "Sonnenblume", "mariposa", "girasol", "tartaruga", "vlinder", "zorro", "sakura", "taiga",
           "koala", "Tiramisu", "Brezel", "Hibou", "Lavande", "Cachorro", "Pingwin", "Kirsche", "Ornitorrinco"]
-_SYM = "!@#$%&*?_-+.="
 
 
 def s_password(r):
-    style = r.randrange(5)
-    if style == 0:
-        return r.choice(_WORDS).capitalize() + r.choice(_SYM) + dg(r, r.choice([3, 4]))
-    if style == 1:
-        return pick(r, r.choice([14, 16, 20]), ALNUM + "!#%*+-_")
-    if style == 2:
-        return "-".join(r.sample([w.lower() for w in _WORDS], 3)) + "-" + dg(r, 2)
-    if style == 3:
-        return dg(r, 2) + r.choice(_WORDS) + r.choice(_SYM) + pick(r, 4, UP)
-    return pick(r, 3, UP) + r.choice(_SYM) + pick(r, 5, LO) + dg(r, 3) + r.choice(_SYM)
-
-
-def s_url_pw(r):
-    """Password that needs no percent-encoding inside a URI userinfo."""
-    return pick(r, r.choice([16, 20, 24]), ALNUM + "-_.~")
+    return s_password_of(r, _WORDS)
 
 
 # ================================================================================================
@@ -467,334 +242,8 @@ def p_email(r):
     return v
 
 
-def _us_local(r):
-    area = r.choice(["212", "415", "206", "312", "617", "303", "512", "646", "702", "919", "404", "213"])
-    ex = r.choice("23456789") + dg(r, 2)
-    while ex[1:] == "11" or ex == "555":
-        ex = r.choice("23456789") + dg(r, 2)
-    return area, ex, dg(r, 4)
-
-
-def _ca_local(r):
-    area = r.choice(["416", "604", "514", "613", "403", "647", "780"])
-    ex = r.choice("23456789") + dg(r, 2)
-    while ex[1:] == "11" or ex == "555":
-        ex = r.choice("23456789") + dg(r, 2)
-    return area, ex, dg(r, 4)
-
-
-def _phone(r, cc):
-    """(value as written, region) for a country, in one of the ways people there write it."""
-    k = r.randrange(3)
-    if cc in ("US", "CA"):
-        a, e, s = _us_local(r) if cc == "US" else _ca_local(r)
-        return [f"({a}) {e}-{s}", f"+1 {a} {e} {s}", f"{a}-{e}-{s}", f"{a}.{e}.{s}", f"+1-{a}-{e}-{s}"][r.randrange(5)]
-    if cc == "GB":
-        if k == 2:
-            n = r.choice(["7", "3"]) + dg(r, 7)
-            return f"020 {n[:4]} {n[4:]}"
-        m = r.choice(["74", "75", "78"]) + dg(r, 8)
-        return f"0{m[:4]} {m[4:]}" if k == 0 else f"+44 {m[:4]} {m[4:]}"
-    if cc == "DE":
-        if k == 0:
-            n = r.choice(["151", "152", "160", "162", "157"]) + dg(r, 8)
-            return f"+49 {n[:3]} {n[3:7]} {n[7:]}"
-        if k == 1:
-            n = r.choice(["170", "171", "172", "173", "174", "175"]) + dg(r, 7)
-            return f"0{n[:3]} {n[3:]}"
-        return f"030 {nz(r)}{dg(r, 7)}"
-    if cc == "FR":
-        n = r.choice(["61", "62", "64", "65", "67", "68", "73", "76", "78"])
-        n += dg(r, 9 - len(n))
-        return f"0{n[0]} {group(n[1:], [2, 2, 2, 2])}" if k else f"+33 {n[0]} {group(n[1:], [2, 2, 2, 2])}"
-    if cc == "ES":
-        n = (r.choice(["6", "6", "71", "72"]) if k else "91") + dg(r, 7)
-        n += dg(r, 9 - len(n))
-        return f"+34 {group(n, [3, 3, 3])}" if k else group(n, [3, 3, 3])
-    if cc == "IT":
-        n = r.choice(["320", "328", "333", "338", "340", "347", "349", "366", "380", "389", "392"]) + dg(r, 7)
-        return f"+39 {n[:3]} {n[3:6]} {n[6:]}" if k else f"{n[:3]} {n[3:]}"
-    if cc == "NL":
-        n = "6" + r.choice("12345") + dg(r, 7)
-        return f"06-{n[1:]}" if k == 0 else f"+31 6 {n[1:]}"
-    if cc == "BE":
-        n = "4" + r.choice(["7", "8", "9"]) + dg(r, 7)
-        return f"0{n[:3]} {group(n[3:], [2, 2, 2])}" if k else f"+32 {n[:3]} {group(n[3:], [2, 2, 2])}"
-    if cc == "CH":
-        n = "7" + r.choice("5689") + dg(r, 7)
-        return f"0{n[:2]} {n[2:5]} {n[5:7]} {n[7:]}" if k else f"+41 {n[:2]} {n[2:5]} {n[5:7]} {n[7:]}"
-    if cc == "AT":
-        n = r.choice(["664", "660", "676", "699", "650"]) + dg(r, 7)
-        return f"0{n[:3]} {n[3:]}" if k else f"+43 {n[:3]} {n[3:]}"
-    if cc == "SE":
-        n = "7" + r.choice("0236") + dg(r, 7)
-        return f"0{n[:2]}-{n[2:5]} {n[5:7]} {n[7:]}" if k else f"+46 {n[:2]} {n[2:5]} {n[5:7]} {n[7:]}"
-    if cc == "PL":
-        n = r.choice(["501", "512", "533", "601", "662", "691", "724", "784", "798", "881"]) + dg(r, 6)
-        return f"+48 {group(n, [3, 3, 3])}" if k else group(n, [3, 3, 3], "-")
-    if cc == "IE":
-        n = "8" + r.choice("35679") + dg(r, 7)
-        return f"0{n[:2]} {n[2:5]} {n[5:]}" if k else f"+353 {n[:2]} {n[2:5]} {n[5:]}"
-    if cc == "PT":
-        n = "9" + r.choice("1236") + dg(r, 7)
-        return f"+351 {group(n, [3, 3, 3])}" if k else group(n, [3, 3, 3])
-    if cc == "BR":
-        ddd = r.choice(["11", "21", "31", "41", "51", "61", "71", "81"])
-        n = "9" + r.choice("6789") + dg(r, 7)
-        return f"({ddd}) {n[:5]}-{n[5:]}" if k else f"+55 {ddd} {n[:5]}-{n[5:]}"
-    if cc == "MX":
-        n = r.choice(["55", "33", "81"]) + nz(r) + dg(r, 7)
-        return f"+52 {n[:2]} {n[2:6]} {n[6:]}" if k else f"{n[:2]} {n[2:6]} {n[6:]}"
-    if cc == "AR":
-        n = "11" + r.choice("2345") + dg(r, 7)
-        return f"+54 9 11 {n[2:6]}-{n[6:]}" if k else f"011 15-{n[2:6]}-{n[6:]}"
-    if cc == "IN":
-        n = r.choice("6789") + dg(r, 9)
-        return f"+91 {n[:5]} {n[5:]}" if k else f"+91-{n}"
-    if cc == "JP":
-        n = r.choice(["90", "80", "70"]) + nz(r) + dg(r, 7)
-        return f"0{n[:2]}-{n[2:6]}-{n[6:]}" if k else f"+81 {n[:2]} {n[2:6]} {n[6:]}"
-    if cc == "KR":
-        n = "10" + nz(r) + dg(r, 7)
-        return f"010-{n[2:6]}-{n[6:]}" if k else f"+82 10-{n[2:6]}-{n[6:]}"
-    if cc == "CN":
-        n = r.choice(["138", "139", "136", "158", "186", "188", "152", "177"]) + dg(r, 8)
-        return f"+86 {n[:3]} {n[3:7]} {n[7:]}" if k else n
-    if cc == "AU":
-        if k == 2:
-            return f"(02) {r.choice('89')}{dg(r, 3)} {dg(r, 4)}"
-        n = "4" + r.choice(["0", "1", "2", "3", "8"]) + dg(r, 7)
-        return f"0{n[:3]} {n[3:6]} {n[6:]}" if k else f"+61 {n[:3]} {n[3:6]} {n[6:]}"
-    if cc == "SG":
-        n = r.choice(["8", "9"]) + r.choice("12345678") + dg(r, 6)
-        return f"+65 {n[:4]} {n[4:]}" if k else f"{n[:4]} {n[4:]}"
-    if cc == "ZA":
-        n = r.choice(["72", "73", "76", "79", "82", "83", "84", "61"]) + dg(r, 7)
-        return f"0{n[:2]} {n[2:5]} {n[5:]}" if k else f"+27 {n[:2]} {n[2:5]} {n[5:]}"
-    if cc == "NG":
-        n = r.choice(["803", "806", "813", "816", "703", "706", "805", "807", "902"]) + dg(r, 7)
-        return f"0{n[:3]} {n[3:6]} {n[6:]}" if k else f"+234 {n[:3]} {n[3:6]} {n[6:]}"
-    if cc == "AE":
-        n = "5" + r.choice("024568") + dg(r, 7)
-        return f"0{n[:2]} {n[2:5]} {n[5:]}" if k else f"+971 {n[:2]} {n[2:5]} {n[5:]}"
-    if cc == "IL":
-        n = "5" + r.choice("0234") + "2" + dg(r, 6)
-        return f"0{n[:2]}-{n[2:5]}-{n[5:]}" if k else f"+972 {n[:2]}-{n[2:5]}-{n[5:]}"
-    if cc == "TR":
-        n = "5" + r.choice(["30", "32", "35", "41", "42", "52", "54", "05"]) + dg(r, 7)
-        return f"0{n[:3]} {n[3:6]} {n[6:8]} {n[8:]}" if k else f"+90 {n[:3]} {n[3:6]} {n[6:8]} {n[8:]}"
-    if cc == "PH":
-        n = "9" + r.choice(["17", "18", "20", "27", "45", "55", "77"]) + dg(r, 7)
-        return f"0{n[:3]} {n[3:6]} {n[6:]}" if k else f"+63 {n[:3]} {n[3:6]} {n[6:]}"
-    if cc == "ID":
-        n = "8" + r.choice(["11", "12", "13", "21", "52", "56", "57", "77"]) + dg(r, 8)
-        return f"0{n[:3]}-{n[3:7]}-{n[7:]}" if k else f"+62 {n[:3]}-{n[3:7]}-{n[7:]}"
-    raise KeyError(cc)
-
-
 PHONE_CC = ["US", "CA", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "CH", "AT", "SE", "PL", "IE", "PT", "BR", "MX",
             "AR", "IN", "JP", "KR", "CN", "AU", "SG", "ZA", "NG", "AE", "IL", "TR", "PH", "ID"]
-
-
-def p_phone(cc):
-    def make(r):
-        v = _phone(r, cc)
-        AUDIT.append(("phone", v, cc))
-        return v
-    return make
-
-
-def p_card(r):
-    net = r.choice(["visa", "visa", "visa", "mc", "mc", "mc2", "amex", "discover", "jcb"])
-    if net == "amex":
-        payload = r.choice(["34", "37"]) + dg(r, 12)
-    else:
-        pre = {"visa": "4", "mc": str(r.randint(51, 55)), "mc2": str(r.randint(2221, 2720)),
-               "discover": r.choice(["6011", "65"]), "jcb": str(r.randint(3528, 3589))}[net]
-        payload = pre + dg(r, 15 - len(pre))
-    n = payload + luhn_digit(payload)
-    style = r.randrange(3)
-    if net == "amex":
-        v = group(n, [4, 6, 5], " " if style else "-") if style < 2 else n
-    else:
-        v = group(n, [4, 4, 4, 4], " " if style else "-") if style < 2 else n
-    AUDIT.append(("card_number", v, ""))
-    return v
-
-
-def _es_ccc(digits10: str) -> str:
-    w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    d = 11 - sum(int(a) * b for a, b in zip(digits10, w, strict=False)) % 11
-    return str({11: 0, 10: 1}.get(d, d))
-
-
-def _fr_rib_key(bank: str, branch: str, acct: str) -> str:
-    return f"{97 - (89 * int(bank) + 15 * int(branch) + 3 * int(acct)) % 97:02d}"
-
-
-def p_iban(cc=None):
-    def make(r):
-        c = cc or r.choice(["DE", "GB", "FR", "ES", "NL", "IT", "BE", "AT", "CH", "IE", "PL", "PT"])
-        if c == "DE":
-            bban = r.choice(["10070000", "50010517", "37040044", "20041111", "43060967"]) + dg(r, 10)
-        elif c == "GB":
-            bban = r.choice(["NWBK", "BARC", "LOYD", "HBUK", "MIDL"]) + dg(r, 6) + dg(r, 8)
-        elif c == "FR":
-            bank, branch, acct = r.choice(["30004", "30003", "20041", "10278"]), dg(r, 5), dg(r, 11)
-            bban = bank + branch + acct + _fr_rib_key(bank, branch, acct)
-        elif c == "ES":
-            bank, branch, acct = r.choice(["2100", "0049", "0182", "2080"]), dg(r, 4), dg(r, 10)
-            bban = bank + branch + _es_ccc("00" + bank + branch) + _es_ccc(acct) + acct
-        elif c == "NL":
-            bban = r.choice(["ABNA", "RABO", "INGB", "TRIO", "KNAB"]) + dg(r, 10)
-        elif c == "IT":
-            bban = r.choice(UP) + r.choice(["03069", "02008", "05034"]) + dg(r, 5) + dg(r, 12)
-        elif c == "BE":
-            first = r.choice(["001", "068", "310", "363", "735"]) + dg(r, 7)
-            chk = int(first) % 97 or 97
-            bban = f"{first}{chk:02d}"
-        elif c == "AT":
-            bban = r.choice(["12000", "20111", "32000", "14000"]) + dg(r, 11)
-        elif c == "CH":
-            bban = r.choice(["00762", "00230", "80808"]) + dg(r, 12)
-        elif c == "IE":
-            bban = r.choice(["AIBK", "BOFI"]) + dg(r, 6) + dg(r, 8)
-        elif c == "PL":
-            bban = r.choice(["10203", "11402", "10501"]) + dg(r, 3) + dg(r, 16)
-        else:  # PT: bank, branch, account, two NIB check digits (ISO 7064 MOD 97-10)
-            body = r.choice(["0035", "0033", "0010"]) + dg(r, 4) + dg(r, 11)
-            bban = body + f"{98 - int(body + '00') % 97:02d}"
-        v = iban_of(c, bban)
-        v = group(v, [4] * (len(v) // 4) + ([len(v) % 4] if len(v) % 4 else [])) if r.random() < 0.5 else v
-        AUDIT.append(("iban", v, c))
-        return v
-    return make
-
-
-def p_ssn(r):
-    area = r.randint(1, 899)
-    while area == 666:
-        area = r.randint(1, 899)
-    v = f"{area:03d}-{r.randint(1, 99):02d}-{r.randint(1, 9999):04d}"
-    if r.random() < 0.25:
-        v = v.replace("-", "")
-    AUDIT.append(("ssn", v, ""))
-    return v
-
-
-def p_nino(r):
-    first = r.choice("ABCEGHJKLMNPRSTWXYZ")
-    second = r.choice("ABCEGHJKLMNPRSTWXYZ".replace("O", ""))
-    while first + second in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}:
-        second = r.choice("ABCEGHJKLMNPRSTWXYZ")
-    d = dg(r, 6)
-    v = f"{first}{second} {d[:2]} {d[2:4]} {d[4:]} {r.choice('ABCD')}" if r.random() < 0.5 else \
-        f"{first}{second}{d}{r.choice('ABCD')}"
-    AUDIT.append(("uk_nino", v, ""))
-    return v
-
-
-def p_sin(r):
-    payload = r.choice("1234567") + dg(r, 7)
-    n = payload + luhn_digit(payload)
-    v = group(n, [3, 3, 3], r.choice([" ", "-"]))
-    AUDIT.append(("ca_sin", v, ""))
-    return v
-
-
-def p_nir(r):
-    sex = r.choice("12")
-    yy, mm = f"{r.randint(55, 99):02d}", f"{r.randint(1, 12):02d}"
-    dep = r.choice(["75", "69", "13", "33", "59", "44", "31"])
-    com, order = f"{r.randint(1, 400):03d}", f"{r.randint(1, 999):03d}"
-    body = sex + yy + mm + dep + com + order
-    key = f"{97 - int(body) % 97:02d}"
-    v = f"{sex} {yy} {mm} {dep} {com} {order} {key}"
-    AUDIT.append(("fr_nir", v, ""))
-    return v
-
-
-def p_de_tax(r):
-    while True:
-        ds = r.sample(range(10), 9)
-        if ds[0] == 0:
-            continue
-        rep = r.choice(ds)
-        ten = ds + [rep]
-        head, tail = ten[:1], ten[1:]
-        r.shuffle(tail)
-        ten = head + tail
-        if any(ten[i] == ten[i + 1] == ten[i + 2] for i in range(8)):
-            continue
-        s = "".join(map(str, ten))
-        v = s + mod11_10(s)
-        if r.random() < 0.5:
-            v = f"{v[:2]} {v[2:5]} {v[5:8]} {v[8:]}"
-        AUDIT.append(("de_tax_id", v, ""))
-        return v
-
-
-def p_aadhaar(r):
-    payload = r.choice("23456789") + dg(r, 10)
-    n = payload + verhoeff_digit(payload)
-    v = group(n, [4, 4, 4])
-    AUDIT.append(("aadhaar", v, ""))
-    return v
-
-
-def p_dni(r):
-    n = r.randint(10**6, 99999999)
-    v = f"{n:08d}{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}"
-    AUDIT.append(("es_dni", v, ""))
-    return v
-
-
-def p_bsn(r):
-    while True:
-        d = nz(r) + dg(r, 7)
-        s = sum(int(c) * w for c, w in zip(d, range(9, 1, -1), strict=False)) % 11
-        if s < 10:
-            v = d + str(s)
-            AUDIT.append(("nl_bsn", v, ""))
-            return v
-
-
-def p_cpf(r):
-    d = [int(c) for c in dg(r, 9)]
-    for n in (10, 11):
-        s = sum(x * w for x, w in zip(d, range(n, 1, -1), strict=False)) % 11
-        d.append(0 if s < 2 else 11 - s)
-    s = "".join(map(str, d))
-    v = f"{s[:3]}.{s[3:6]}.{s[6:9]}-{s[9:]}"
-    AUDIT.append(("br_cpf", v, ""))
-    return v
-
-
-def p_pesel(r):
-    y, m, day = r.randint(1960, 2005), r.randint(1, 12), r.randint(1, 28)
-    mm = m + (20 if y >= 2000 else 0)
-    body = f"{y % 100:02d}{mm:02d}{day:02d}{dg(r, 4)}"
-    chk = -sum(int(c) * w for c, w in zip(body, [1, 3, 7, 9] * 3, strict=False)) % 10
-    v = body + str(chk)
-    AUDIT.append(("pl_pesel", v, ""))
-    return v
-
-
-def p_pan(r):
-    surname = r.choice(UP)
-    v = pick(r, 3, UP) + "P" + surname + dg(r, 4) + r.choice(UP)
-    AUDIT.append(("in_pan", v, ""))
-    return v
-
-
-def p_cn_ric(r):
-    area = r.choice(["110101", "110102", "110105", "110108", "310104", "310110", "120101"])
-    y, m, d = r.randint(1965, 2002), r.randint(1, 12), r.randint(1, 28)
-    body = f"{area}{y}{m:02d}{d:02d}{dg(r, 3)}"
-    s = sum(int(c) * (2 ** (17 - i) % 11) for i, c in enumerate(body)) % 11
-    v = body + "10X98765432"[s]
-    AUDIT.append(("cn_ric", v, ""))
-    return v
 
 
 # ================================================================================================
@@ -802,21 +251,6 @@ def p_cn_ric(r):
 # ================================================================================================
 
 Out = tuple[str, str, str]
-
-
-def whole(label: str, f: Callable[[random.Random], str]) -> Callable[[random.Random], Out]:
-    def make(r):
-        v = f(r)
-        return v, v, label
-    return make
-
-
-def part(label: str, f: Callable[[random.Random], tuple[str, str]]) -> Callable[[random.Random], Out]:
-    def make(r):
-        v, c = f(r)
-        return v, c, label
-    return make
-
 
 MAKERS: dict[str, Callable[[random.Random], Out]] = {
     "openai": whole("openai_key", s_openai), "openai_legacy": whole("openai_key", s_openai_legacy),
@@ -849,7 +283,7 @@ MAKERS: dict[str, Callable[[random.Random], Out]] = {
     "pesel": whole("pl_pesel", p_pesel), "pan": whole("in_pan", p_pan), "cnric": whole("cn_ric", p_cn_ric),
 }
 for _cc in PHONE_CC:
-    MAKERS[f"tel_{_cc}"] = whole("phone", p_phone(_cc))
+    MAKERS[f"tel_{_cc}"] = whole("phone", p_phone(_cc, ["74", "75", "78"]))
     MAKERS[f"iban_{_cc}"] = whole("iban", p_iban(_cc))
 
 # fillers: non-secret values for the templates (no canary)
@@ -1417,9 +851,7 @@ def main() -> None:
     rows = build()
     if "--check" in sys.argv:
         check(rows)
-    with OUT_PATH.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl(OUT_PATH.name, rows)
     pos = [x for x in rows if x["canaries"]]
     kinds = sorted({k for x in pos for k in x["kinds"]})
     print(f"{len(pos)} positive rows, {sum(len(x['canaries']) for x in pos)} planted values, {len(kinds)} kinds, "

@@ -5,7 +5,8 @@ benchmarks (``bench/`` and ``BENCHMARKS.md``), the privacy tests nor the issue t
 the masker or any other project code. It read only the row format, a few rows and the label set of the
 existing ``*.jsonl`` files, and ``make_world7_corpus.py`` / ``make_world6_corpus.py``, whose value
 generators (check digits, token shapes) it copies here under a new seed; names, domains, words and
-every template are new. The file was committed before anything was masked with it.
+every template are new. The file was committed before anything was masked with it. (The generators
+it shared with them now live in ``values.py``, unchanged.)
 
 Row format (unchanged): ``{"text": str, "canaries": [str, ...], "kinds": [str, ...]}``; every canary
 is an exact substring of ``text``; clean rows have empty lists.
@@ -116,75 +117,128 @@ and prose about password policies, token budgets and key rotation in several lan
 
 Values come from one seeded ``random.Random``; none is a real credential or person. The generator uses
 only the standard library. ``--check`` validates every planted personal value with the check-digit
-functions below, validates the earlier files' values of the same labels with those functions too (so
+functions below and in ``values.py``, validates the earlier files' values of the same labels with those functions too (so
 the functions are tested against data someone else generated), checks that no clean row holds a
 Luhn-valid card-like run, and that no text or canary repeats an earlier corpus file.
 
-Run from the repository root: ``python3 tests/data/privacy/make_world8_corpus.py [--check]``.
+Run from the repository root: ``python3 tests/data/privacy/make_world8_corpus.py [--check] [--out DIR]``.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 import re
-import string
 import sys
-import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+from values import (
+    ALNUM,
+    B64URL,
+    BECH32,
+    DG,
+    DNI_LETTERS,
+    HEX,
+    LO,
+    UP,
+    b64s,
+    b64u,
+    dg,
+    ean13_digit,
+    es_ccc,
+    fr_rib_key,
+    group,
+    iban_of,
+    luhn_digit,
+    mod11_10,
+    nz,
+    part,
+    pem,
+    pick,
+    s_age,
+    s_anthropic,
+    s_aws_id,
+    s_aws_secret,
+    s_azure_cs,
+    s_cf_global,
+    s_cf_token,
+    s_circleci,
+    s_cohere,
+    s_cratesio,
+    s_databricks,
+    s_datadog,
+    s_dckr,
+    s_discord_bot,
+    s_discord_hook,
+    s_django,
+    s_do,
+    s_elevenlabs,
+    s_fcm,
+    s_flw,
+    s_gapi,
+    s_ghpat,
+    s_glpat,
+    s_glrt,
+    s_glsa,
+    s_gocspx,
+    s_groq,
+    s_hf,
+    s_hubspot,
+    s_langfuse,
+    s_langsmith,
+    s_linear,
+    s_mistral,
+    s_npm,
+    s_nrak,
+    s_nuget,
+    s_okta,
+    s_openai,
+    s_openai_legacy,
+    s_openrouter,
+    s_plaid,
+    s_postman,
+    s_pplx,
+    s_pulumi,
+    s_pypi,
+    s_replicate,
+    s_resend,
+    s_sendgrid,
+    s_sentry,
+    s_slack_hook,
+    s_slack_hook_full,
+    s_stripe,
+    s_stripe_rk,
+    s_supabase,
+    s_tailscale,
+    s_telegram,
+    s_tencent,
+    s_tfc,
+    s_twilio,
+    s_vault,
+    s_wandb,
+    s_whsec,
+    s_xai,
+    s_xapp,
+    s_xoxb,
+    s_xoxp,
+    s_ya29,
+    uid,
+    verhoeff_digit,
+    whole,
+    write_jsonl,
+)
 
 SEED = 80828
 HERE = Path(__file__).parent
 OUT_PATH = HERE / "heldout_world8.jsonl"
 
-UP, LO, DG = string.ascii_uppercase, string.ascii_lowercase, string.digits
-ALNUM = UP + LO + DG
-HEX = "0123456789abcdef"
-B64URL = ALNUM + "-_"
-B64STD = ALNUM + "+/"
-BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
-
 # (label, value as written, region) -- personal values for --check
 AUDIT: list[tuple[str, str, str]] = []
 
 
-def pick(r: random.Random, n: int, alphabet: str = ALNUM) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def dg(r: random.Random, n: int) -> str:
-    return pick(r, n, DG)
-
-
-def nz(r: random.Random) -> str:
-    return r.choice("123456789")
-
-
-def b64u(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def b64s(raw: bytes) -> str:
-    return base64.b64encode(raw).decode()
-
-
 def pct(s: str) -> str:
     return s.replace("%", "%25").replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
-
-
-def uid(r: random.Random) -> str:
-    return str(uuid.UUID(int=r.getrandbits(128), version=4))
-
-
-def group(s: str, sizes: list[int], sep: str = " ") -> str:
-    out, i = [], 0
-    for n in sizes:
-        out.append(s[i:i + n])
-        i += n
-    assert i == len(s), (s, sizes)
-    return sep.join(out)
 
 
 def audit(label: str, value: str, region: str = "") -> str:
@@ -196,38 +250,8 @@ def audit(label: str, value: str, region: str = "") -> str:
 # check digits (each also serves as the validator in --check)
 # ================================================================================================
 
-def luhn_digit(payload: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(payload)):
-        v = int(ch) * (2 if i % 2 == 0 else 1)
-        total += v - 9 if v > 9 else v
-    return str(-total % 10)
-
-
 def luhn_ok(number: str) -> bool:
     return len(number) > 1 and number.isdigit() and luhn_digit(number[:-1]) == number[-1]
-
-
-_D = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-      [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-      [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
-_P = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4]]
-while len(_P) < 8:
-    _P.append([_P[1][x] for x in _P[-1]])
-_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
-
-
-def verhoeff_digit(payload: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(payload)):
-        c = _D[c][_P[(i + 1) % 8][int(ch)]]
-    return str(_INV[c])
-
-
-def iban_of(cc: str, bban: str) -> str:
-    n = int("".join(str(int(ch, 36)) for ch in bban + cc + "00"))
-    return f"{cc}{98 - n % 97:02d}{bban}"
 
 
 IBAN_LEN = {"DE": 22, "GB": 22, "FR": 27, "ES": 24, "NL": 18, "IT": 27, "BE": 16, "AT": 20, "CH": 21, "IE": 22,
@@ -239,17 +263,6 @@ def iban_ok(v: str) -> bool:
     if IBAN_LEN.get(s[:2], len(s)) != len(s) or not 15 <= len(s) <= 34 or not s[2:4].isdigit():
         return False
     return int("".join(str(int(ch, 36)) for ch in s[4:] + s[:4])) % 97 == 1
-
-
-def mod11_10(payload: str) -> str:
-    p = 10
-    for ch in payload:
-        s = (int(ch) + p) % 10 or 10
-        p = s * 2 % 11
-    return str((11 - p) % 10)
-
-
-DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 
 
 def nir_key(body: str) -> str:
@@ -322,11 +335,6 @@ def fnr_digits(nine: str) -> str | None:
             return None
         out += str(0 if k == 11 else k)
     return out[9:]
-
-
-def ean13_digit(twelve: str) -> str:
-    s = sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(twelve))
-    return str(-s % 10)
 
 
 def tfn_ok(nine: str) -> bool:
@@ -452,46 +460,6 @@ def valid(label: str, value: str) -> bool:
 # secrets
 # ================================================================================================
 
-def s_openai(r):
-    return r.choice(["sk-proj-", "sk-proj-", "sk-svcacct-"]) + pick(r, 74, B64URL) + "T3BlbkFJ" + pick(r, 74, B64URL)
-
-
-def s_openai_legacy(r):
-    return "sk-" + pick(r, 20) + "T3BlbkFJ" + pick(r, 20)
-
-
-def s_anthropic(r):
-    return "sk-ant-api03-" + pick(r, 93, B64URL) + "AA"
-
-
-def s_gapi(r):
-    return "AIza" + pick(r, 35, B64URL)
-
-
-def s_ya29(r):
-    return "ya29.a0" + pick(r, 150, B64URL)
-
-
-def s_gocspx(r):
-    return "GOCSPX-" + pick(r, 28, B64URL)
-
-
-def s_hf(r):
-    return "hf_" + pick(r, 34, UP + LO)
-
-
-def s_aws_id(r):
-    return r.choice(["AKIA", "AKIA", "AKIA", "ASIA"]) + pick(r, 16, UP + "234567")
-
-
-def s_aws_secret(r):
-    return pick(r, 40, B64STD)
-
-
-def s_azure_cs(r):
-    return pick(r, 3, ALNUM) + r.choice(DG) + "Q~" + pick(r, 34, ALNUM + "_.~-")
-
-
 def s_azure_storage(r):
     key = b64s(r.randbytes(64))
     acct = r.choice(["stsaltmarshprod", "stvantorralogs", "emberlynbackup01"])
@@ -512,44 +480,16 @@ def s_azdo(r):
     return pick(r, 76, ALNUM) + "AZDO" + pick(r, 4, ALNUM)
 
 
-def s_do(r):
-    return "dop_v1_" + pick(r, 64, HEX)
-
-
 def s_alibaba(r):
     return "LTAI5t" + pick(r, 18)
-
-
-def s_tencent(r):
-    return "AKID" + pick(r, 32)
-
-
-def s_cf_token(r):
-    return pick(r, 40, B64URL)
-
-
-def s_cf_global(r):
-    return pick(r, 37, HEX)
 
 
 def gh(prefix):
     return lambda r: prefix + pick(r, 36)
 
 
-def s_ghpat(r):
-    return "github_pat_11" + pick(r, 22, UP + DG) + "_" + pick(r, 59)
-
-
-def s_glpat(r):
-    return "glpat-" + pick(r, 20, B64URL)
-
-
 def s_gldt(r):
     return "gldt-" + pick(r, 20, B64URL)
-
-
-def s_glrt(r):
-    return "glrt-" + pick(r, 20, B64URL)
 
 
 def s_glptt(r):
@@ -560,65 +500,10 @@ def s_atbb(r):
     return "ATBB" + pick(r, 32) + pick(r, 8, HEX.upper())
 
 
-def s_xoxb(r):
-    return f"xoxb-{dg(r, 12)}-{dg(r, 13)}-{pick(r, 24)}"
-
-
-def s_xoxp(r):
-    return f"xoxp-{dg(r, 12)}-{dg(r, 12)}-{dg(r, 13)}-{pick(r, 32, HEX)}"
-
-
-def s_xapp(r):
-    return f"xapp-1-A{pick(r, 10, UP + DG)}-{dg(r, 13)}-{pick(r, 64, HEX)}"
-
-
-def s_slack_hook(r):
-    t = pick(r, 24)
-    return f"https://hooks.slack.com/services/T{pick(r, 8, UP + DG)}/B{pick(r, 10, UP + DG)}/{t}", t
-
-
-def s_slack_hook_full(r):
-    url, _ = s_slack_hook(r)
-    return url, url
-
-
-def s_discord_hook(r):
-    t = pick(r, 68, B64URL)
-    return f"https://discord.com/api/webhooks/{r.randint(10**17, 13 * 10**17)}/{t}", t
-
-
-def s_discord_bot(r):
-    return b64u(str(r.randint(10**17, 13 * 10**17)).encode()) + "." + pick(r, 6, B64URL) + "." + pick(r, 38, B64URL)
-
-
 def s_teams(r):
     seg = pick(r, 32, HEX)
     return (f"https://{r.choice(['vantorra', 'emberlyn'])}.webhook.office.com/webhookb2/{uid(r)}@{uid(r)}"
             f"/IncomingWebhook/{seg}/{uid(r)}"), seg
-
-
-def s_telegram(r):
-    return f"{r.randint(10**9, 7 * 10**9)}:AA{pick(r, 33, B64URL)}"
-
-
-def s_stripe(r):
-    return "sk_live_51" + pick(r, 22) + pick(r, 75)
-
-
-def s_stripe_rk(r):
-    return "rk_live_51" + pick(r, 22) + pick(r, 75)
-
-
-def s_whsec(r):
-    return "whsec_" + pick(r, 32)
-
-
-def s_sendgrid(r):
-    return "SG." + pick(r, 22, B64URL) + "." + pick(r, 43, B64URL)
-
-
-def s_twilio(r):
-    return "SK" + pick(r, 32, HEX)
 
 
 def s_mailgun(r):
@@ -627,10 +512,6 @@ def s_mailgun(r):
 
 def s_brevo(r):
     return "xkeysib-" + pick(r, 64, HEX) + "-" + pick(r, 16)
-
-
-def s_resend(r):
-    return "re_" + pick(r, 8) + "_" + pick(r, 24)
 
 
 def s_square(r):
@@ -653,69 +534,12 @@ def s_mollie(r):
     return "live_" + pick(r, 30)
 
 
-def s_flw(r):
-    return "FLWSECK-" + pick(r, 32, HEX) + "-X"
-
-
-def s_plaid(r):
-    return "access-production-" + uid(r)
-
-
-def s_datadog(r):
-    return pick(r, 32, HEX)
-
-
-def s_nrak(r):
-    return "NRAK-" + pick(r, 27, UP + DG)
-
-
-def s_glsa(r):
-    return "glsa_" + pick(r, 32) + "_" + pick(r, 8, HEX)
-
-
-def s_sentry(r):
-    return "sntryu_" + pick(r, 64, HEX)
-
-
-def s_npm(r):
-    return "npm_" + pick(r, 36)
-
-
-def s_pypi(r):
-    raw = b"\x01\x08pypi.org\x02\x25" + uid(r).encode() + b"\x00\x02\x2a\x02\x02" + r.randbytes(104)
-    return "pypi-AgEIcHlwaS5vcmc" + b64u(raw)[20:]
-
-
-def s_nuget(r):
-    return "oy2" + pick(r, 43, LO + DG)
-
-
 def s_rubygems(r):
     return "rubygems_" + pick(r, 48, HEX)
 
 
-def s_cratesio(r):
-    return "cio" + pick(r, 32)
-
-
-def s_dckr(r):
-    return "dckr_pat_" + pick(r, 27, B64URL)
-
-
 def s_jfrog(r):
     return "AKCp" + pick(r, 69)
-
-
-def s_vault(r):
-    return "hvs." + pick(r, 24)
-
-
-def s_tfc(r):
-    return pick(r, 14) + ".atlasv1." + pick(r, 67, B64URL)
-
-
-def s_pulumi(r):
-    return "pul-" + pick(r, 40, HEX)
 
 
 def s_doppler(r):
@@ -724,24 +548,12 @@ def s_doppler(r):
     return "dp.pt." + pick(r, 43)
 
 
-def s_tailscale(r):
-    return "tskey-auth-k" + pick(r, 10) + "CNTRL-" + pick(r, 33)
-
-
-def s_age(r):
-    return "AGE-SECRET-KEY-1" + pick(r, 58, BECH32.upper())
-
-
 def s_netlify(r):
     return "nfp_" + pick(r, 36)
 
 
 def s_flyio(r):
     return "fo1_" + pick(r, 43, B64URL)
-
-
-def s_supabase(r):
-    return "sbp_" + pick(r, 40, HEX)
 
 
 def s_pscale_tkn(r):
@@ -756,20 +568,8 @@ def s_atlassian(r):
     return "ATATT3xFfGF0" + pick(r, 170, B64URL) + "=" + pick(r, 8, HEX.upper())
 
 
-def s_linear(r):
-    return "lin_api_" + pick(r, 40)
-
-
 def s_notion(r):
     return "secret_" + pick(r, 43)
-
-
-def s_postman(r):
-    return "PMAK-" + pick(r, 24, HEX) + "-" + pick(r, 34, HEX)
-
-
-def s_databricks(r):
-    return "dapi" + pick(r, 32, HEX) + r.choice(["", "", "-2", "-3"])
 
 
 def s_sonar(r):
@@ -780,24 +580,12 @@ def s_buildkite(r):
     return "bkua_" + pick(r, 40, HEX)
 
 
-def s_circleci(r):
-    return "CCIPAT_" + pick(r, 22) + "_" + pick(r, 40, HEX)
-
-
 def s_figma(r):
     return "figd_" + pick(r, 40, B64URL)
 
 
 def s_airtable(r):
     return "pat" + pick(r, 14) + "." + pick(r, 64, HEX)
-
-
-def s_hubspot(r):
-    return f"pat-{r.choice(['na1', 'eu1'])}-{uid(r)}"
-
-
-def s_okta(r):
-    return "00" + pick(r, 40, B64URL)
 
 
 def s_mapbox(r):
@@ -814,64 +602,12 @@ def s_dropbox(r):
     return "sl." + pick(r, 136, B64URL)
 
 
-def s_fcm(r):
-    return "AAAA" + pick(r, 7, B64URL) + ":APA91b" + pick(r, 134, B64URL)
-
-
-def s_groq(r):
-    return "gsk_" + pick(r, 52)
-
-
-def s_openrouter(r):
-    return "sk-or-v1-" + pick(r, 64, HEX)
-
-
-def s_xai(r):
-    return "xai-" + pick(r, 80)
-
-
-def s_pplx(r):
-    return "pplx-" + pick(r, 48)
-
-
-def s_mistral(r):
-    return pick(r, 32)
-
-
 def s_deepseek(r):
     return "sk-" + pick(r, 32, HEX)
 
 
-def s_replicate(r):
-    return "r8_" + pick(r, 37)
-
-
-def s_cohere(r):
-    return pick(r, 40)
-
-
-def s_elevenlabs(r):
-    return "sk_" + pick(r, 48, HEX)
-
-
-def s_langsmith(r):
-    return r.choice(["lsv2_pt_", "lsv2_sk_"]) + pick(r, 32, HEX) + "_" + pick(r, 10, HEX)
-
-
-def s_langfuse(r):
-    return "sk-lf-" + uid(r)
-
-
 def s_pinecone(r):
     return "pcsk_" + pick(r, 6) + "_" + pick(r, 63)
-
-
-def s_wandb(r):
-    return pick(r, 40, HEX)
-
-
-def s_django(r):
-    return "django-insecure-" + pick(r, 50, LO + DG + "!@#%^&*(-_=+)")
 
 
 def s_kubeadm(r):
@@ -919,21 +655,6 @@ def s_bearer(r):
 def s_basic(r):
     user = r.choice(["grafana-agent", "ci-pull", "scraper", "backup-ro", "nexus-deploy"])
     return b64s(f"{user}:{s_password(r)}".encode())
-
-
-_PEM_HEAD = {
-    "RSA PRIVATE KEY": bytes.fromhex("308204a40201000282010100"),
-    "PRIVATE KEY": bytes.fromhex("308204bd020100300d06092a864886f70d0101010500048204a7"),
-    "EC PRIVATE KEY": bytes.fromhex("30770201010420"),
-    "OPENSSH PRIVATE KEY": b"openssh-key-v1\x00\x00\x00\x00\x04none\x00\x00\x00\x04none\x00\x00\x00\x00\x00\x00\x00\x01",
-}
-
-
-def pem(r, label, n=300, sep="\n"):
-    body = b64s(_PEM_HEAD[label] + r.randbytes(n))
-    w = 70 if label == "OPENSSH PRIVATE KEY" else 64
-    lines = [body[i:i + w] for i in range(0, len(body), w)]
-    return f"-----BEGIN {label}-----{sep}" + sep.join(lines) + f"{sep}-----END {label}-----", lines[0]
 
 
 def pem_maker(label, n=300, sep="\n"):
@@ -1220,16 +941,6 @@ def p_card(r):
     return audit("card_number", v)
 
 
-def _es_ccc(digits10: str) -> str:
-    w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
-    d = 11 - sum(int(a) * b for a, b in zip(digits10, w, strict=False)) % 11
-    return str({11: 0, 10: 1}.get(d, d))
-
-
-def _fr_rib_key(bank: str, branch: str, acct: str) -> str:
-    return f"{97 - (89 * int(bank) + 15 * int(branch) + 3 * int(acct)) % 97:02d}"
-
-
 def p_iban(cc=None):
     def make(r):
         c = cc or r.choice(sorted(IBAN_LEN))
@@ -1239,10 +950,10 @@ def p_iban(cc=None):
             bban = r.choice(["NWBK", "BARC", "LOYD", "HBUK", "MIDL", "MONZ"]) + dg(r, 6) + dg(r, 8)
         elif c == "FR":
             bank, branch, acct = r.choice(["30002", "30066", "11315", "18206"]), dg(r, 5), dg(r, 11)
-            bban = bank + branch + acct + _fr_rib_key(bank, branch, acct)
+            bban = bank + branch + acct + fr_rib_key(bank, branch, acct)
         elif c == "ES":
             bank, branch, acct = r.choice(["0081", "2038", "0128", "1465"]), dg(r, 4), dg(r, 10)
-            bban = bank + branch + _es_ccc("00" + bank + branch) + _es_ccc(acct) + acct
+            bban = bank + branch + es_ccc("00" + bank + branch) + es_ccc(acct) + acct
         elif c == "NL":
             bban = r.choice(["ABNA", "RABO", "INGB", "SNSB", "BUNQ"]) + dg(r, 10)
         elif c == "IT":
@@ -1508,21 +1219,6 @@ def p_ie_ppsn(r):
 # ================================================================================================
 
 Out = tuple[str, str, str]
-
-
-def whole(label: str, f: Callable[[random.Random], str]) -> Callable[[random.Random], Out]:
-    def make(r):
-        v = f(r)
-        return v, v, label
-    return make
-
-
-def part(label: str, f: Callable[[random.Random], tuple[str, str]]) -> Callable[[random.Random], Out]:
-    def make(r):
-        v, c = f(r)
-        return v, c, label
-    return make
-
 
 MAKERS: dict[str, Callable[[random.Random], Out]] = {
     # LLM and AI providers
@@ -2402,9 +2098,7 @@ def main() -> None:
     rows = build()
     if "--check" in sys.argv:
         check(rows)
-    with OUT_PATH.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl(OUT_PATH.name, rows)
     pos = [x for x in rows if x["canaries"]]
     kinds = sorted({k for x in pos for k in x["kinds"]})
     print(f"{len(pos)} positive rows, {sum(len(x['canaries']) for x in pos)} planted values, {len(kinds)} kinds, "

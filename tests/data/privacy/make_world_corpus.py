@@ -8,97 +8,33 @@ detectors are tested for real. Documented sample numbers are planted too: a samp
 any other. The values are never produced by, nor checked against, the masker's own rules.
 
 The held-out rows were written before the detectors they test; the detectors were tuned on the dev
-rows only. Run from the repository root: ``python tests/data/privacy/make_world_corpus.py``.
+rows only. Run from the repository root: ``python tests/data/privacy/make_world_corpus.py [--out DIR]``.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import string
 from collections.abc import Callable
-from pathlib import Path
 
-UP = string.ascii_uppercase
-LO = string.ascii_lowercase
-DG = string.digits
-AL = UP + LO + DG
-HEX = "0123456789abcdef"
-URLSAFE = AL + "-_"
+from values import ALNUM as AL
+from values import B64URL as URLSAFE
+from values import DG, HEX, LO, UP, group, luhn_digit, mod11_10, verhoeff_digit, write_jsonl
+from values import pick as rs
+from values import whole as same
+
 BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 
 Out = tuple[str, str, str]  # (value to insert, canary substring, kind)
 Gen = Callable[[random.Random], Out]
 
 
-def rs(r: random.Random, n: int, alphabet: str = AL) -> str:
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def same(kind: str, make: Callable[[random.Random], str]) -> Gen:
-    def gen(r: random.Random) -> Out:
-        value = make(r)
-        return value, value, kind
-
-    return gen
-
-
 # ---- check digits, from the published algorithms ----------------------------------------------
-
-def luhn_check_digit(body: str) -> str:
-    for check in DG:
-        total = 0
-        for i, ch in enumerate(reversed(body + check)):
-            d = int(ch) * (2 if i % 2 else 1)
-            total += d - 9 if d > 9 else d
-        if total % 10 == 0:
-            return check
-    raise AssertionError("unreachable")
-
-
-# The dihedral group D5 table (Verhoeff 1969), written out rather than derived.
-VERHOEFF_D = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-VERHOEFF_P = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-VERHOEFF_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
-
-
-def verhoeff_check_digit(body: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(body)):
-        c = VERHOEFF_D[c][VERHOEFF_P[(i + 1) % 8][int(ch)]]
-    return str(VERHOEFF_INV[c])
-
-
-def iso7064_11_10_check_digit(body: str) -> str:
-    product = 10
-    for ch in body:
-        total = (int(ch) + product) % 10 or 10
-        product = (2 * total) % 11
-    return str((11 - product) % 10)
-
 
 def iban_for(r: random.Random, country: str, bban_len: int) -> str:
     bban = rs(r, bban_len, DG)
     number = int("".join(str(int(ch, 36)) for ch in bban + country + "00"))
     return f"{country}{98 - number % 97:02d}{bban}"
-
-
-def group(s: str, sizes: list[int], sep: str = " ") -> str:
-    parts, i = [], 0
-    for n in sizes:
-        parts.append(s[i:i + n])
-        i += n
-    return sep.join(parts)
 
 
 # ---- secrets by provider (the format each documents) ------------------------------------------
@@ -280,7 +216,7 @@ def g_sin(r: random.Random) -> Out:
         v = "046 454 286"  # the Government of Canada's sample SIN
     else:
         body = r.choice("1234567") + rs(r, 7, DG)
-        v = group(body + luhn_check_digit(body), [3, 3, 3], r.choice([" ", "-"]))
+        v = group(body + luhn_digit(body), [3, 3, 3], r.choice([" ", "-"]))
     return v, v, "ca_sin"
 
 
@@ -298,14 +234,14 @@ def g_idnr(r: random.Random) -> Out:
         counts = sorted((body.count(d) for d in set(body)), reverse=True)
         if counts[0] in (2, 3) and counts[1] == 1:
             break
-    v = body + iso7064_11_10_check_digit(body)
+    v = body + mod11_10(body)
     v = v if r.random() < 0.5 else group(v, [2, 3, 3, 3])
     return v, v, "de_tax_id"
 
 
 def g_aadhaar(r: random.Random) -> Out:
     body = r.choice("23456789") + rs(r, 10, DG)
-    v = group(body + verhoeff_check_digit(body), [4, 4, 4], r.choice([" ", " ", "-"]))
+    v = group(body + verhoeff_digit(body), [4, 4, 4], r.choice([" ", " ", "-"]))
     return v, v, "aadhaar"
 
 
@@ -323,7 +259,7 @@ def g_iban(r: random.Random) -> Out:
 def g_card(r: random.Random) -> Out:
     prefix, length = r.choice([("4", 16), ("51", 16), ("2221", 16), ("37", 15), ("6011", 16)])
     body = prefix + rs(r, length - len(prefix) - 1, DG)
-    digits = body + luhn_check_digit(body)
+    digits = body + luhn_digit(body)
     v = group(digits, [4, 6, 5] if length == 15 else [4, 4, 4, 4], r.choice([" ", "-"]))
     return v, v, "card_number"
 
@@ -752,17 +688,10 @@ def build(seed: int, templates: list[str], clean: list[str]) -> list[dict[str, o
     return rows
 
 
-def write(path: Path, rows: list[dict[str, object]]) -> None:
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
 def main() -> None:
-    here = Path(__file__).parent
-    write(here / "heldout_world.jsonl", build(3003, HELD_SECRET + HELD_PII, HELD_CLEAN))
+    write_jsonl("heldout_world.jsonl", build(3003, HELD_SECRET + HELD_PII, HELD_CLEAN))
     if DEV_SECRET:
-        write(here / "dev_world.jsonl", build(4004, DEV_SECRET + DEV_PII, DEV_CLEAN))
+        write_jsonl("dev_world.jsonl", build(4004, DEV_SECRET + DEV_PII, DEV_CLEAN))
 
 
 if __name__ == "__main__":
