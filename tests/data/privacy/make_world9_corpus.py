@@ -25,6 +25,7 @@ import random
 import re
 import string
 import struct
+import sys
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -2344,7 +2345,9 @@ def main() -> None:
     if len({t for _, t in POS} | {t for _, t in CLEAN}) != len(POS) + len(CLEAN):
         raise ValueError("duplicate template")
     rows, langs = make_rows()
-    with OUT.open("w", encoding="utf-8") as fh:
+    # --out DIR writes there instead (tests/test_privacy_corpus_regenerates.py), like the other generators
+    out = Path(sys.argv[sys.argv.index("--out") + 1]) / OUT.name if "--out" in sys.argv else OUT
+    with out.open("w", encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     pos = [r for r in rows if r["canaries"]]
