@@ -17,10 +17,15 @@ What is found, and by what (one module each):
 - ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
   credential files such as ``.netrc``, credentials in URLs, bearer headers), each naming the
   format's documentation;
+- ``configs``: passwords in particular config, export and API formats (Redis' ``requirepass``, Cisco
+  IOS' ``secret 0``, HAProxy's ``stats auth``, Wi-Fi QR codes, PgBouncer's auth file, a CSV column
+  headed "Password", ``NetworkCredential``, ``ConvertTo-SecureString``, ``setPassword("…")``),
+  BitLocker recovery passwords and 2FA backup codes;
 - ``commands``: credentials on command lines (``curl -u``, ``mysql -p``, ``sqlcmd -P``, ``htpasswd -b``,
   ``--token``, a password piped or given as a here-string to ``sudo -S``, ``passwd --stdin``,
-  ``chpasswd`` or ``gpg --passphrase-fd 0``);
-- ``prose``: secrets said in prose ("the root password is X", "pw X");
+  ``chpasswd`` or ``gpg --passphrase-fd 0``, smbclient's ``-U user%password``);
+- ``prose``: secrets said in prose ("the root password is X", "pw X", "X as the password", a PIN or
+  a door code after a word that names it, a generated value in reply to a request for a password);
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
   ``[at]``/``dot``), phone numbers (libphonenumber, in the regions
   ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
@@ -29,7 +34,8 @@ What is found, and by what (one module each):
   CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
   number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
   TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore
-  NRIC/FIN) by shape and checksum, the weak ones after a word naming them (or under a table column
+  NRIC/FIN, Turkish T.C. Kimlik No, Israeli Mispar Zehut, Argentine CUIT/CUIL, Estonian isikukood,
+  Hong Kong identity card number) by shape and checksum, the weak ones after a word naming them (or under a table column
   it heads).
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.

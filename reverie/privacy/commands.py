@@ -73,6 +73,15 @@ CLI_PASSWORD = re.compile(
     r"|\bldap(?:search|add|modify|delete|modrdn|whoami|passwd|compare|exop)\b[^\n|;&]*?[ \t]-w[ \t]+)"
     + ARGUMENT_VALUE
 )
+# Samba's clients take ``-U [DOMAIN\\]USER[%PASSWORD]`` (smbclient(1), rpcclient(1), smbcacls(1):
+# "-U|--user=[DOMAIN\\]USERNAME[%PASSWORD]").
+SMB_USER_PASSWORD = re.compile(
+    r"\b(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap)\b[^\n|;&]*?[ \t](?:-U[ \t]*|--user(?:name)?[= \t])"
+    r"[\"']?[^\s%\"']+%(?P<v>[^\s\"']+)"
+)
+# Neo4j's ``neo4j-admin dbms set-initial-password PASSWORD`` (Neo4j Operations Manual, "Set an initial
+# password"; ``neo4j-admin set-initial-password`` before 5.0).
+NEO4J_INITIAL_PASSWORD = re.compile(r"\bneo4j-admin\b[^\n|;&]*?[ \t]set-initial-password[ \t]+" + ARGUMENT_VALUE)
 # lftp(1) ``-u user,password``.
 LFTP_USER_PASSWORD = re.compile(r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[\"']?[^\s,\"']+,(?P<v>[^\s\"']+)")
 # htpasswd's batch mode takes the password as the last argument (httpd.apache.org, "htpasswd": ``-b``,
@@ -120,6 +129,8 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(CHPASSWD_HERE_STRING, ("chpasswd",), literal_value),
         password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use", "sqlcmd", "bcp", "mosquitto_", "ldap")),
         password(LFTP_USER_PASSWORD, ("lftp",), literal_value),
+        password(SMB_USER_PASSWORD, ("smb", "rpcclient"), literal_value),
+        password(NEO4J_INITIAL_PASSWORD, ("set-initial-password",)),
         password(HTPASSWD_BATCH, ("htpasswd",), htpasswd_span),
         password(OPENSSL_PASSWD, ("openssl",)),
         password(ORACLE_LOGON, ("sqlplus", "sqlldr", "expdp", "impdp"), literal_value),

@@ -11,8 +11,10 @@ a phone number of a configured region, on a line that speaks of phones, counts a
 after a word that names it. The same holds for the identifiers of :data:`NAMED_IDS` (Polish PESEL,
 Swedish personnummer, Danish CPR, Norwegian fødselsnummer, Portuguese NIF, Australian TFN, South
 African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore NRIC/FIN, the Indian
-PAN, and the bare forms of the Belgian, Chilean, Swiss, US, Canadian and Indian numbers): the word
-may also be the header of the table column the number is in (``employee,nric,dept``). The Belgian,
+PAN, the Turkish T.C. Kimlik No, the Israeli Mispar Zehut, the Argentine CUIT/CUIL, the Estonian
+isikukood, the Hong Kong identity card number, and the bare forms of the Belgian, Chilean, Swiss, US,
+Canadian and Indian numbers): the word may also be the header of the table column the number is in
+(``employee,nric,dept``), or follow the number in a comment or an aside (``"501964843"  # PT NIF``). The Belgian,
 Chilean and Swiss printed shapes, the Finnish henkilötunnus, the Chinese resident identity number
 and the Mexican CURP count alone.
 """
@@ -24,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from stdnum import luhn
+from stdnum.ar import cuit
 from stdnum.au import tfn
 from stdnum.be import nn
 from stdnum.br import cpf
@@ -33,10 +36,12 @@ from stdnum.cl import rut
 from stdnum.cn import ric
 from stdnum.de import idnr
 from stdnum.dk import cpr
+from stdnum.ee import ik
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.ie import pps
+from stdnum.il import idnr as il_idnr
 from stdnum.in_ import aadhaar, pan
 from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
@@ -48,6 +53,7 @@ from stdnum.pl import pesel
 from stdnum.pt import nif
 from stdnum.ro import cnp
 from stdnum.se import personnummer
+from stdnum.tr import tckimlik
 from stdnum.us import ssn
 from stdnum.za import idnr as za_idnr
 
@@ -120,10 +126,12 @@ CPF_NAMED = re.compile(
 @dataclass(frozen=True)
 class Named:
     """An identifier that counts only where a word names it: ``pattern`` finds the value (group
-    ``v``) after the word, ``value`` the value alone, ``header`` a table column's header that is
-    the word (``PESEL``, ``nric``, ``PPS No.``)."""
+    ``v``) after the word, ``noted`` the value with the word in a comment or an aside after it
+    (``tax_id = "375884165"  # PT NIF``), ``value`` the value alone, ``header`` a table column's
+    header that is the word (``PESEL``, ``nric``, ``PPS No.``)."""
 
     pattern: re.Pattern[str]
+    noted: re.Pattern[str]
     value: re.Pattern[str]
     header: re.Pattern[str]
 
@@ -132,10 +140,12 @@ def named(words: str, value: str) -> Named:
     """``value`` after a word that names the identifier, with at most 24 characters, none a digit,
     between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without spaces may follow
     (``マイナンバーは271828180049です``), but no ASCII letter or digit."""
+    alone = rf"(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
     return Named(
         re.compile(rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
                    r"(?![0-9A-Za-z_\-]|\.\d)"),
-        re.compile(rf"(?i)(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"),
+        re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
+        re.compile(rf"(?i){alone}"),
         re.compile(rf"(?i)(?:{words})(?:[ \t_.\-]*(?:no|nr|number|#)\.?)?"),
     )
 
@@ -236,10 +246,36 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # Singapore NRIC and FIN (ICA): S, T, F, G or M, seven digits, a check letter (sg_nric_valid).
     ("sg_nric", named(r"nric(?:[ \t]*/[ \t]*fin)?|fin|uin", r"[STFGM]\d{7}[A-Z]"), lambda v: sg_nric_valid(v),
      ("nric", "fin", "uin")),
+    # Turkish identity number, T.C. Kimlik No (Nüfus ve Vatandaşlık İşleri, tckimlik.nvi.gov.tr): 11
+    # digits, the first not 0, two check digits.
+    ("tr_tckn", named(r"t\.?[ \t]?c\.?[ \t]+kimlik(?:[ \t]+(?:no|numaras[ıi]))?|tckn|tc[ \t]+no|kimlik[ \t]+(?:no|numaras[ıi])",
+                      r"[1-9]\d{10}"),
+     lambda v: tckimlik.is_valid(v), ("kimlik", "tckn", "tc no")),
+    # Israeli identity number, Mispar Zehut (Population and Immigration Authority): nine digits, the
+    # last a Luhn-style check digit; written 12345678-9 too. Named in Hebrew (מספר זהות, תעודת זהות,
+    # ת"ז), in English, or in Arabic as the Israeli identity number (رقم الهوية الإسرائيلية).
+    ("il_tz", named(r"(?:מספר[ \t]+)?(?:תעודת[ \t]+)?זהות|ת[\"״.]ז\.?|teudat[ \t]+zehut|mispar[ \t]+zehut"
+                    r"|israeli[ \t]+id(?:entity)?(?:[ \t]+(?:card|number|no))*|(?:رقم[ \t]+)?(?:ال)?هوية[ \t]+(?:ال)?إسرائيلية",
+                    r"\d{9}|\d{8}-\d"),
+     lambda v: il_idnr.is_valid(v), ("זהות", "ת\"ז", "ת״ז", "ת.ז", "zehut", "israeli", "إسرائيلية")),
+    # Argentine CUIT/CUIL (AFIP): a two-digit type (20, 23, 24, 27 persons; 30, 33, 34 companies), the
+    # eight-digit DNI, a mod-11 check digit, written 20-12345678-3.
+    ("ar_cuit", named(r"cuit|cuil|c\.u\.i\.[tl]\.?", r"\d{2}-?\d{8}-?\d"), lambda v: cuit.is_valid(v),
+     ("cuit", "cuil", "c.u.i.")),
+    # Estonian personal identification code, isikukood (Riigi Teataja, RT I 2012, 106032012004): sex
+    # and century, YYMMDD, a serial, a check digit.
+    ("ee_ik", named(r"isikukood\w*|(?:estonian[ \t]+)?personal[ \t]+(?:id(?:entification)?[ \t]+)?code", r"[1-6]\d{10}"),
+     lambda v: ik.is_valid(v), ("isikukood", "personal code", "personal id code", "personal identification code")),
 )
 # Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
 # company …), four digits, a letter; no check digit, so only after a word that names it.
 IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
+# Hong Kong identity card number (Immigration Department): one or two letters, six digits and a
+# check digit (0-9 or A), printed in parentheses, ``A123456(7)``; only after a word that names it
+# (HKID, 香港身份證). Six digits in a row: outside the seven-digit gate.
+HK_HKID = named(r"hkid|hkic|hong[ \t]+kong[ \t]+id(?:entity)?(?:[ \t]+card)?(?:[ \t]+(?:number|no))?"
+                r"|香港身份[證证](?:號碼|号码)?|身份[證证](?:號碼|号码)",
+                r"[A-Z]{1,2}\d{6}[ \t]?(?:\([0-9A]\)|[0-9A])")
 
 
 # The check letter of a Singapore NRIC/FIN: weights 2, 7, 6, 5, 4, 3, 2 on the digits, plus 4 for the
@@ -259,6 +295,21 @@ def sg_nric_valid(value: str) -> bool:
         return number[8] == "KLJNPQRTUWX"[10 - (3 + total) % 11]
     start, letters = SG_NRIC_LETTERS.get(number[0], (0, ""))
     return bool(letters) and number[8] == letters[(start + total) % 11]
+
+
+def hk_hkid_valid(value: str) -> bool:
+    """The check digit of a Hong Kong identity card number. python-stdnum has no module for it; this
+    follows the algorithm as the Immigration Department's card layout is documented (Wikipedia, "Hong
+    Kong identity card", "Check digit"): a one-letter prefix is padded with a space worth 36, letters
+    count A=10 … Z=35, weights 9 to 2 over the eight places, the check digit is 11 - (sum mod 11),
+    with 10 written "A" and 11 written "0"."""
+    number = "".join(ch for ch in value.upper() if ch.isalnum())
+    prefix, digits, check = number[:-7], number[-7:-1], number[-1]
+    if not (1 <= len(prefix) <= 2 and prefix.isalpha() and prefix.isascii() and digits.isdigit()):
+        return False
+    places = ([36] if len(prefix) == 1 else []) + [ord(ch) - 55 for ch in prefix] + [int(d) for d in digits]
+    total = sum(weight * place for weight, place in zip(range(9, 1, -1), places, strict=True))
+    return check == "0123456789A"[(11 - total % 11) % 11]
 
 
 def cn_ric_valid(value: str) -> bool:
@@ -337,6 +388,7 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
 
     numbers: tuple[Detector, ...] = (
         *(named_id(label, name.pattern, check, triggers) for label, name, check, triggers in NAMED_IDS),
+        *(named_id(label, name.noted, check, triggers) for label, name, check, triggers in NAMED_IDS),
         *(HeadedColumn(label, name, check, triggers) for label, name, check, triggers in NAMED_IDS),
         pii("be_nrn", BE_NRN_PRINTED, lambda v: nn.is_valid(v)),
         pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
@@ -362,4 +414,6 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("mx_curp", MX_CURP, lambda v: curp.is_valid(v)),
         PatternDetector("PII", "in_pan", IN_PAN.pattern, ("pan", "permanent account"),
                         checked_value(lambda v: pan.is_valid(v))),
+        PatternDetector("PII", "hk_hkid", HK_HKID.pattern, ("hkid", "hkic", "hong kong", "身份證", "身份证"),
+                        checked_value(hk_hkid_valid)),
     )

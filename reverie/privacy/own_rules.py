@@ -20,10 +20,14 @@ from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector,
 from reverie.privacy.values import (
     NOT_A_CREDENTIAL_NAME,
     bare_secret,
+    case_noise,
+    code_reference,
     generated,
     in_arn,
     literal_secret,
     without_open_closers,
+    word_and_number,
+    word_passphrase,
     yaml_tag,
 )
 
@@ -66,9 +70,9 @@ BEARER = re.compile(
     rf"(?i)(?:{AUTHORIZATION}(?:bearer|token)"
     r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
 )
-# Token headers, ``X-Api-Token: …``, ``X-Auth-Token: …`` (OpenStack Keystone, many APIs): a bearer
-# token under another header name.
-TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])x-[\w\-]*token[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
+# Token and key headers, ``X-Api-Token: …``, ``X-Auth-Token: …`` (OpenStack Keystone, many APIs),
+# ``X-Api-Key: …``: a bearer token under another header name.
+TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])(?P<name>x-[\w\-]*(?:token|key))[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
 BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
 # Docker's and Podman's registry credentials (``~/.docker/config.json``, ``auth.json``): ``"auth":``
@@ -80,36 +84,62 @@ URL_CREDENTIALS = re.compile(
 )
 # "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 # keytool's "-storepass", "-keypass", "-srcstorepass" (keytool reference, JDK docs).
+PASSWORD_WORD = (
+    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<=store)pass|(?<=key)pass|(?<![a-z])pwd"
+)
 SECRET_KEYWORD = (
-    r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<=store)pass|(?<=key)pass|(?<![a-z])pwd|(?<![a-z])psk"
+    rf"{PASSWORD_WORD}|(?<![a-z])psk"
     r"|secret|token"
     r"|(?:api|access|secret|auth|private|client|signing|encryption|master|license|app|consumer)"
     r"[_\-]?key"
 )
-# key = value in code, env files (dotenv), YAML, INI, JSON and connection strings; ``--key value``
-# on a command line, where the value is the word up to the next space (``-storepass ab1&``), or
-# to a ";", "|" or "&&" that ends the command.
-ASSIGNMENT = re.compile(
-    rf"(?i)(?<![\w.\-])(?P<dash>--?)?(?P<key>[\w.\-]*?(?:{SECRET_KEYWORD}))[\"'`]?\]?"
-    r"(?P<sep>[ \t]*(?::=|=>|==?|:)[ \t]*|(?(dash)[ \t]+|(?!)))"
-    r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|`(?P<bq>[^`\n]{1,256})`"
-    r"|(?P<bare>(?(dash)(?:[^\s\"'`<>;|&]|&(?!&))|(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$))){1,256}))"
+# The word "password" in the languages of the prose rules (``SMTP_PASSWORT``, ``DB_CONTRASENA``,
+# ``SMTP_JELSZO``), as the word itself or in ASCII; a pattern of its own, with its own triggers, so
+# that the English one stays as short as it was.
+WORLD_PASSWORD_WORD = (
+    r"passwort|kennwort|contrase(?:n|ñ)a|contrasenya|senha|wachtwoord|jelsz[oó]|salasana|has[łl]o|heslo|parola"
+    r"|[şs]ifre|l[öo]senord|passord|adgangskode|mot_?de_?passe|geslo|lozinka|parool"
 )
+WORLD_PASSWORD_TRIGGERS = ("passwort", "kennwort", "contrase", "senha", "wachtwoord", "jelsz", "salasana", "hasło",
+                           "haslo", "heslo", "parol", "ifre", "senord", "passord", "adgangskode", "passe", "geslo",
+                           "lozinka")
+PASSWORD_NAME = re.compile(rf"(?i)(?:{PASSWORD_WORD}|{WORLD_PASSWORD_WORD})")
+
+
+def assignment(keyword: str) -> re.Pattern[str]:
+    """key = value in code, env files (dotenv), YAML, INI, JSON and connection strings; ``--key value``
+    on a command line, where the value is the word up to the next space (``-storepass ab1&``), or
+    to a ";", "|" or "&&" that ends the command; the key ends in ``keyword``."""
+    return re.compile(
+        rf"(?i)(?<![\w.\-])(?P<dash>--?)?(?P<key>[\w.\-]*?(?:{keyword}))[\"'`]?\]?"
+        r"(?P<sep>[ \t]*(?::=|=>|==?|:)[ \t]*|(?(dash)[ \t]+|(?!)))"
+        r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|`(?P<bq>[^`\n]{1,256})`"
+        r"|(?P<bare>(?(dash)(?:[^\s\"'`<>;|&]|&(?!&))|(?:[^\s\"'`,;&<>]|[,;&](?![ \t]|[\w.\-]+=|$))){1,256}))"
+    )
+
+
+ASSIGNMENT = assignment(SECRET_KEYWORD)
+WORLD_ASSIGNMENT = assignment(WORLD_PASSWORD_WORD)
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
     r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*:?[ \t]*[\w.@\-]+[ \t]+/[ \t]+"
     r"(?P<v>[^\s,;]{6,64})"
 )
 # Credentials named earlier on the line, then "user / PASSWORD" ("shared the admin creds in the
-# vault, for now it's admin / PASSWORD"); the value must then look generated.
+# vault, for now it's admin / PASSWORD"); the value must then look generated, or be a word and a number.
 CREDENTIALS_THEN_SLASH = re.compile(
     r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[^\n/]{0,80}?[ \t][\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
+)
+# Credentials as ``user:password`` after a word that says so ("creds: admin:PASSWORD", "login
+# root:PASSWORD"), as curl's ``-u`` and HTTP Basic write them (RFC 7617).
+CREDENTIALS_COLON = re.compile(
+    r"(?i)\b(?:login|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*[:=]?[ \t]*[\w.@\-]+:(?P<v>[^\s,;:]{6,64})(?![^\s,;])"
 )
 # A call whose first argument names a secret and whose second is its value: PHP's ``define(
 # 'DB_PASSWORD', '…')`` (php.net, "define"; WordPress's wp-config.php), a lookup's default, Ruby's
 # ``ENV.fetch('DB_PASSWORD', '…')`` (ruby-doc.org, "ENV::fetch"), Python's ``os.getenv('API_KEY', '…')``.
 SECRET_NAMED_ARGUMENT = re.compile(
-    rf"(?i)\([ \t]*[\"'][\w.\-]*(?:{SECRET_KEYWORD})[\w.\-]*[\"'][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?"
+    rf"(?i)\([ \t]*[\"'](?P<name>[\w.\-]*(?:{SECRET_KEYWORD})[\w.\-]*)[\"'][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?"
     r"(?:\"(?P<dq>[^\"\s]{1,256})\"|'(?P<sq>[^'\s]{1,256})')"
 )
 # A .netrc entry (GNU inetutils, "The .netrc file"; read by ftp, curl and git): ``machine HOST login
@@ -152,6 +182,32 @@ NAMED_ENV_VALUE = re.compile(
 XML_SECRET = re.compile(
     rf"(?i)<(?P<tag>[\w.:\-]*(?:{SECRET_KEYWORD}))>(?P<v>[^<\n]{{1,256}})</(?P=tag)>"
 )
+# A token under a name that says it is one, in code or config: a compound name (``api_token``,
+# ``access_token=`` in a URL's query, RFC 6750 section 2.3; ``authToken``) or a key that starts its
+# line (a kubeconfig's ``users: - user: token:``, kubernetes.io, "Organizing Cluster Access Using
+# kubeconfig Files"). A token word in prose ("my API token: …") stays the password rule's.
+TOKEN_ASSIGNMENT = re.compile(
+    r"(?im)(?:^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\"']?(?=[\w.\-]*token\b)"
+    r"|(?<![\w.\-])(?=[\w.\-]*(?:[_.\-]token|(?-i:[a-z]Token))\b))"
+    r"(?P<key>[\w.\-]{0,40}?token)[\"'`]?[ \t]*(?::|=)[ \t]*[\"'`]?(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
+)
+# npm's ``_auth`` (docs.npmjs.com, "npmrc": "_auth: base64(username:password)"), also scoped to a
+# registry (``//registry.example/:_auth=…``).
+NPM_AUTH = re.compile(r"(?im)(?:^|:)[ \t]*_auth[ \t]*=[ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{12,}={0,2})")
+# A Terraform variable whose name names a secret, and its default (developer.hashicorp.com,
+# "Input Variables": ``variable "db_password" { default = "…" }``).
+TERRAFORM_DEFAULT = re.compile(
+    rf"(?i)\bvariable[ \t]+\"[\w\-]*(?:{SECRET_KEYWORD})[\w\-]*\"[ \t]*\{{[^{{}}]{{0,300}}?\bdefault[ \t]*=[ \t]*"
+    r"\"(?P<dq>[^\"\n]{1,256})\""
+)
+# The secret of an AWS key pair said in prose in another language, beside its key id: Spanish
+# "secreto", Portuguese "segredo", German "Geheimnis", French "secrète", Japanese "シークレット(キー)"
+# / "秘密(鍵)", Chinese "密钥" (the IAM user guide's "secret access key", 40 base64 characters).
+WORLD_AWS_SECRET = re.compile(
+    r"(?i)(?:secret\w*|secreto|secreta|segredo|geheim\w*|secr[èe]te"
+    r"|シークレット(?:キー|アクセスキー)?|秘密(?:鍵|キー)?|密钥|비밀[ \t]?키)"
+    r"[^A-Za-z0-9/+\n]{0,12}?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
 SECRET_TRIGGERS = ("pass", "pwd", "psk", "secret", "token", "key")
 
 
@@ -178,6 +234,12 @@ def basic_credentials_span(text: str, match: re.Match[str]) -> Span | None:
     except (binascii.Error, UnicodeDecodeError):
         return None
     return match.span("v") if ":" in decoded[1:-1] and decoded.isprintable() else None
+
+
+def terraform_span(text: str, match: re.Match[str]) -> Span | None:
+    value = match.group("dq")
+    keep = literal_secret(value) and (bare_secret(value, in_code=False) or word_passphrase(value, 3))
+    return match.span("dq") if keep else None
 
 
 def paired_aws_secret_span(text: str, match: re.Match[str]) -> Span | None:
@@ -213,17 +275,38 @@ def assignment_span(text: str, match: re.Match[str]) -> Span | None:
     start, value = match.start("bare"), without_open_closers(match.group("bare"))
     if yaml_tag(text, start):
         return None
-    return (start, start + len(value)) if bare_secret(value, in_code=match.group("dash") is None) else None
-
-
-def generated_value(text: str, match: re.Match[str]) -> Span | None:
-    value = match.group("v")
-    return match.span("v") if literal_secret(value) and generated(value) else None
+    passphrase = PASSWORD_NAME.search(key) is not None and literal_secret(value) and word_passphrase(value, 3)
+    return (start, start + len(value)) if passphrase or bare_secret(value, in_code=match.group("dash") is None) else None
 
 
 def argument_span(text: str, match: re.Match[str]) -> Span | None:
+    """A value that reads as a secret, or words joined as a passphrase under a password's name."""
     group = "dq" if match.group("dq") is not None else "sq"
-    return match.span(group) if bare_secret(match.group(group), in_code=False) else None
+    value = match.group(group)
+    passphrase = PASSWORD_NAME.search(match.group("name")) is not None and word_passphrase(value, 3)
+    return match.span(group) if passphrase or bare_secret(value, in_code=False) else None
+
+
+def password_like(text: str, match: re.Match[str]) -> Span | None:
+    """Generated, or a word and a number (``admin / pixel225``)."""
+    value = match.group("v")
+    return match.span("v") if literal_secret(value) and (generated(value) or word_and_number(value)) else None
+
+
+def token_span(text: str, match: re.Match[str]) -> Span | None:
+    """A bearer token's value: with a digit, or letters whose case flips often; not code (``self.X``,
+    ``ctx.set(…``), and not under a name that is no credential's (``next_page_token``)."""
+    value, end = match.group("v"), match.end("v")
+    if NOT_A_CREDENTIAL_NAME.search(match.group("key")) or not literal_secret(value):
+        return None
+    if text[end:end + 1] in ("(", "[") or code_reference(value) or not (any(ch.isdigit() for ch in value) or case_noise(value)):
+        return None
+    return bearer_span(text, match)
+
+
+def token_header_span(text: str, match: re.Match[str]) -> Span | None:
+    """A token or key header's value, unless the header names no credential (``X-Idempotency-Key``)."""
+    return None if NOT_A_CREDENTIAL_NAME.search(match.group("name")) else bearer_span(text, match)
 
 
 @dataclass(frozen=True)
@@ -269,7 +352,10 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("private_key", PUTTY_KEY, ("putty-user-key-file",)),
         secret("aws_secret", AWS_SECRET, ("secret",), value_group),
         secret("bearer_token", BEARER, ("bearer", "authorization"), bearer_span),
-        secret("bearer_token", TOKEN_HEADER, ("token",), bearer_span),
+        secret("bearer_token", TOKEN_HEADER, ("token", "key"), token_header_span),
+        secret("bearer_token", TOKEN_ASSIGNMENT, ("token",), token_span),
+        secret("basic_auth", NPM_AUTH, ("_auth",), basic_credentials_span),
+        secret("aws_secret", WORLD_AWS_SECRET, ("akia", "asia"), paired_aws_secret_span),
         secret("url_credentials", URL_CREDENTIALS, ("://",), credentials_span),
         secret("basic_auth", BASIC_AUTH, ("basic",), bearer_span),
         secret("basic_auth", REGISTRY_AUTH, ("auth",), basic_credentials_span),
@@ -277,7 +363,9 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("aws_secret", NAMED_AWS_SECRET, ("secret",), value_group),
         secret("aws_secret", JOINED_AWS_SECRET, ("akia", "asia"), value_group),
         secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
-        secret("password", CREDENTIALS_THEN_SLASH, ("login", "user", "cred"), generated_value),
+        secret("password", CREDENTIALS_THEN_SLASH, ("login", "user", "cred"), password_like),
+        secret("password", CREDENTIALS_COLON, ("login", "cred"), literal_value),
+        secret("password", TERRAFORM_DEFAULT, ("variable",), terraform_span),
         secret("password", SECRET_NAMED_ARGUMENT, SECRET_TRIGGERS, argument_span),
         secret("password", NETRC_PASSWORD, ("machine",), literal_value),
         secret("url_credentials", MYSQL_DSN, ("@tcp", "@udp", "@unix"), credentials_span),
@@ -285,6 +373,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         BearerVariable(),
         secret("password", PGPASS_LINE, (":",), literal_value),
         secret("password", ASSIGNMENT, SECRET_TRIGGERS, assignment_span),
+        secret("password", WORLD_ASSIGNMENT, WORLD_PASSWORD_TRIGGERS, assignment_span),
         secret("password", XML_SECRET, SECRET_TRIGGERS, literal_value),
         secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
         secret("password", SQL_PASSWORD, ("identified", "password"), quoted_literal),

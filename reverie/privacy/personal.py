@@ -70,9 +70,13 @@ def email_span(text: str, match: re.Match[str]) -> Span | None:
 # ---- phone numbers ---------------------------------------------------------------------------------
 
 # Digits with at most one separator between two of them; not a code keyed in and ended with "#"
-# ("dial-in code 448 219 7703#", a conference or voicemail code).
+# ("dial-in code 448 219 7703#", a conference or voicemail code). Chinese, Japanese and Korean text
+# sets no space around a number ("我的手机号是13417022545，", "携帯番号は090-7425-2652です"): a letter of
+# those scripts may touch it.
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 PHONE_CANDIDATE = re.compile(
-    r"(?<![\w+.\-/#])(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){5,18}(?![\w\-/#]|[.:]\d)"
+    rf"(?:(?<![\w+.\-/#])|(?<=[{CJK}]))(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){{5,18}}"
+    rf"(?:(?![\w\-/#]|[.:]\d)|(?=[{CJK}]))"
 )
 PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
 PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-.]+")  # "0176/12345678", Belgium's "0479/97.62.77"
@@ -81,10 +85,15 @@ PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
     r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|contact(?:o|e)?|contato|kontakt|contatto|κινητ[όο]|τηλ[έε]φωνο|τηλ|"
-    r"телефон|тел|моб)(?![^\W\d_])|電話|电话|手机|携帯|전화|휴대폰"
+    r"телефон|тел|моб"
+    # "my number" ("Mit nummer er …", "Moje číslo je …", "mi número es …")
+    r"|(?:my|mein(?:e)?|mit|mitt|min|mijn|mon|mi|mio|il[ \t]+mio|meu|m[óo]j|moje|m[ée])[ \t]+"
+    r"(?:number|nummer|numer|num[ée]ro|n[úu]mero|numero|[čc][íi]slo))(?![^\W\d_])|電話|电话|手机|手機|携帯|전화|휴대폰"
     # a line labelled only "Number:" ("Número: 972 335 961")
     r"|(?i:^[ \t]*(?:n[úu]mero|number|nummer|numer|num[ée]ro)[ \t]*:[ \t]*$)"
 )
+# A phone word at most 16 characters, none a digit, before the number.
+PHONE_WORD_JUST_BEFORE = re.compile(rf"(?i)(?:{PHONE_WORDS.pattern.removeprefix('(?i)')})[^\d\n]{{0,16}}$")
 # A word before the number that names a product or publication code, not a phone number (GS1's GTIN
 # and EAN, UPC, ISBN, ISSN): "GTIN 05412345000013".
 PRODUCT_CODE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:gtin|ean|upc|isbn|issn)(?:-?\d{1,2})?[ \t]*[:#]?[ \t]*$")
@@ -132,22 +141,26 @@ class PhoneDetector:
         if not phone_grouping(candidate):
             return False
         spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
-        return any(self.valid_national(candidate, digits, region, spoken_of) for region in self.regions)
+        close = spoken_of and PHONE_WORD_JUST_BEFORE.search(before) is not None
+        return any(self.valid_national(candidate, digits, region, spoken_of, close) for region in self.regions)
 
     @staticmethod
-    def valid_national(candidate: str, digits: str, region: str, spoken_of: bool) -> bool:
+    def valid_national(candidate: str, digits: str, region: str, spoken_of: bool, close: bool = False) -> bool:
         """A number without a trunk prefix needs nine digits or more, grouped as the region writes
         them and not like an amount (``734 003 200``), unless ``spoken_of``: its line says it holds
         phone numbers ("móvil 612 345 678", "tlf. 20 30 40 50"; or its table column's header does,
-        ``name,phone``) or has an international number before it."""
+        ``name,phone``) or has an international number before it. Written without a separator it
+        needs nine digits or more and the word ``close`` before it ("手机：15702981932", "το κινητό μου
+        είναι 6948847900"), as mobile numbers are written in China or Greece."""
         prefix = national_prefix(region)
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
         if prefix and digits.startswith(prefix) and (prefix == "0" or trunk_stands_alone(candidate, prefix)):
             return len(digits) - len(prefix) in national_lengths(region) and valid_number(candidate, region)
         if spoken_of:  # any grouping of a valid number, eight digits or more (Denmark, Norway)
+            grouped = re.search(r"\d\D+\d", candidate) is not None
             return (len(digits) >= 8 and len(digits) in national_lengths(region)
-                    and re.search(r"\d\D+\d", candidate) is not None and valid_number(candidate, region))
+                    and (grouped or (len(digits) >= 9 and close)) and valid_number(candidate, region))
         if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
             return False
         return grouped_as_the_region_writes(candidate, digits, region)

@@ -110,7 +110,8 @@ def plugin_detectors() -> tuple[Detector, ...]:
         PluginDetector(NpmDetector(), fixed_label("npm_token"), ("_authtoken",)),
         PluginDetector(PypiTokenDetector(), fixed_label("pypi_token"), ("pypi-",)),
         PluginDetector(TelegramBotTokenDetector(), fixed_label("telegram_token"), (":",)),
-        PluginDetector(SquareOAuthDetector(), fixed_label("square_secret"), ("sq0csp-",)),
+        # One label for all of Square's credentials, as for gitleaks' square rules (square_token).
+        PluginDetector(SquareOAuthDetector(), fixed_label("square_token"), ("sq0csp-",)),
         PluginDetector(AzureStorageKeyDetector(), fixed_label("azure_storage_key"),
                        ("accountkey=",)),
         PluginDetector(MailchimpDetector(), fixed_label("mailchimp_key"), ("-us",)),

@@ -13,13 +13,22 @@ and "the token endpoint" stay as they are. In Chinese, Japanese and Korean the c
 not set off by spaces and the link is a particle or copula (は, 是, 는/은) right after it; in Thai
 what the secret is for follows the word unspaced, then the copula คือ; the value is the run of ASCII
 characters that follows.
+
+A value after a link may also be words joined as a passphrase (``velvet_marble_orbit_crater``; words
+and spaces when they end the line), an aside in parentheses ("sent me their password (X)"), or come
+first ("takes X as the password"). After a word that names a PIN or a code keyed in ("PIN", "Code
+PIN", "passcode", "door code", 暗証番号) and a link, a run of four to twelve digits is the secret. In a
+conversation that asks for a password, a strongly generated value (both cases, digits and a symbol)
+within 200 characters after the word is one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from reverie.privacy.findings import Detector, PatternDetector, Span
+from reverie.privacy.findings import Detector, Finding, PatternDetector, Span
 from reverie.privacy.values import (
     FILE_REFERENCE,
     NOT_A_CREDENTIAL_NAME,
@@ -28,6 +37,8 @@ from reverie.privacy.values import (
     code_reference,
     generated,
     in_arn,
+    word_and_number,
+    word_passphrase,
     yaml_tag,
 )
 
@@ -47,12 +58,15 @@ CREDENTIAL_WORD = (
     r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|"
     r"[הולשב]?סיסמ[הא]|كلمة المرور|"
     r"m[ậa]t kh[ẩa]u|kata sandi|"
-    r"पासवर्ड|pass|pw|pwd|pin|secret|"
+    r"पासवर्ड|pass|pw|pwd|pin(?:-(?:code|kode|kod))?|code[ \t]+pin|puk|secret|"
+    # a code that opens something, or a one-time code that stands in for a password
+    r"(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
 # Swahili "ni", Malay "ialah", Portuguese "ficou" (became) …) in those languages, or ":".
-COPULA = r"(?:is|was|are|to|->|ist|lautet|war|est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni|ficou|là|है)"
+COPULA = (r"(?:is|was|are|to|->|ist|lautet|war|est|c['’]est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni"
+          r"|ficou|là|है)")
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
@@ -71,6 +85,8 @@ LINK = (
     r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)"
     + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
+    # an instruction what to key in ("when it asks for the passphrase, enter X")
+    + r"|[ \t]*,[ \t]*(?:enter|type|use|try)[ \t]+"
 )
 # Any other words for what the secret is for, at most eight and none a copula ("nueva del router",
 # "di root sul server di backup", "máy chủ", "akun admin", "του Wi-Fi"), then a copula: the value
@@ -81,11 +97,15 @@ QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t])[\w.@
 QUALIFIED_LINK = rf"(?:[ \t]+{QUALIFIED_WORD}){{1,8}}?" + WORDS_COPULA_LINK
 # A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
 # "Root-Kennwort", "Wi-Fi-password").
+# A value may be an aside in parentheses ("sent me their password (X) in plain text"), or words
+# joined by spaces that end the line, a diceware passphrase ("… är jigsaw glacier indigo onyx.").
 PROSE_SECRET = re.compile(
-    rf"(?i)(?<![\w\-])(?:[^\W\d_]+-){{0,2}}(?:{CREDENTIAL_WORD})"
+    rf"(?i)(?<![\w\-])(?:[^\W\d_]+-){{0,2}}(?P<word>{CREDENTIAL_WORD})"
+    r"(?:[ \t]+\((?P<pq>(?=[^()\s]*[^()\sA-Za-z])[^()\s]{4,128})\)(?=[.,;:]*(?:\s|$))|"
     rf"(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
-    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$))"
+    r"|(?P<sp>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){3,7})(?=[.!]?[ \t]*(?:\r?\n|$))"
+    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$)))"
 )
 
 
@@ -93,11 +113,59 @@ PROSE_SECRET = re.compile(
 # Thai writes what the password is for after the word, without spaces, then the copula "คือ"
 # ("รหัสผ่านเซิร์ฟเวอร์คือ X": the server's password is X).
 CJK_SECRET = re.compile(
-    r"(?:パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
+    r"(?P<word>パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
     r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=|คือ)[ \t]*)"
     r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
 )
+
+
+# The value before the word: "still takes X as the password", "use X as your passphrase". The word
+# must end the phrase (not "SHA256 as the password hash").
+REVERSED_SECRET = re.compile(
+    r"(?i)(?<![^\s(\[\"'`])(?P<v>[^\s\"'`,;()<>]{6,64})[ \t]+as[ \t]+(?:(?:the|a|my|your|its|our|their|his|her|new)[ \t]+)?"
+    r"(?:[\w\-]+[ \t]+)?(?:password|passphrase|passcode|passwort|kennwort|pin)"
+    r"(?=[ \t]*(?:[.,;:!?)]|$)|[ \t]+(?:lol|now|for|on|again|too|here|there|but|and|so|if|when|until|then)\b)"
+)
+# A conversation that asks for a password, then a value that can only be one: generated, with
+# digits, both cases and a symbol ("Could you confirm the password? — try +2Qw…xwKd, or …!Bt?cP").
+# Within 200 characters after the word; paths, URLs, addresses and assignments are not values.
+ASKED_WORD = re.compile(
+    r"(?i)(?<![^\W\d_])(?:pass(?:word|wort|phrase|code)?s?|passwd|pwd|pw|kennwort|mot de passe|mdp"
+    r"|contrase[ñn]a|senha|wachtwoord|l[öo]senord(?:et)?|passord(?:et)?|salasana|has[łl]o|heslo|parol[aă]|[şs]ifre"
+    r"|пароль|密码|密碼|パスワード|비밀번호)(?![^\W\d_])"
+)
+STRONG_TOKEN = re.compile(r"(?<![^\s(\[\"'`:,])(?P<v>[^\s\"'`<>]{12,64}?)(?=[.,;:!?)\]\"'`]*(?:\s|$))")
+
+
+def strongly_generated(value: str) -> bool:
+    """Upper and lower case, digits and a symbol other than ``_-.``: a password generator's output."""
+    upper = sum(ch.isupper() for ch in value)
+    lower = sum(ch.islower() for ch in value)
+    digits = sum(ch.isdigit() for ch in value)
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in value)
+    return upper >= 2 and lower >= 2 and digits >= 2 and symbol and len(set(value)) >= 10
+
+
+@dataclass(frozen=True)
+class AskedPassword:
+    """A strongly generated value within 200 characters after a word for a password."""
+
+    triggers: tuple[str, ...] = ("pass", "pw", "kennwort", "mdp", "contrase", "senha", "wachtwoord", "senord",
+                                 "passord", "salasana", "hasło", "haslo", "heslo", "parol", "ifre", "пароль", "密码",
+                                 "密碼", "パスワード", "비밀번호")
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for word in ASKED_WORD.finditer(text):
+            for match in STRONG_TOKEN.finditer(text, word.end(), min(len(text), word.end() + 200)):
+                value = match.group("v")
+                if strongly_generated(value) and not not_a_value(value) and not ASKED_NOT_VALUE.search(value):
+                    yield Finding("SECRET", "password", *match.span("v"))
+
+
+# What a strongly generated run may still be: an e-mail address, an assignment, a URL, a path, a
+# key id and its secret (``AKIA…/…``), ``user:password`` (the rules for those find them).
+ASKED_NOT_VALUE = re.compile(r"[@/:\\]|=.")
 
 
 # A date, maybe with a time (``2023-07-26``, ``26.07.2023``): when, not what ("rotated … on 2023-07-26").
@@ -118,6 +186,15 @@ def not_a_value(value: str) -> bool:
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
 
+# Words that name a PIN or a code keyed in: after them a run of digits is the secret, where after
+# "password" it would be too short or read as a number.
+PIN_WORD = re.compile(
+    r"(?i)(?:[^\W\d_]+-)?(?:pin(?:-(?:code|kode|kod))?|code[ \t]+pin|puk|pass[ \t]?code|暗証番号"
+    r"|(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?)"
+)
+PIN_VALUE = re.compile(r"\d{4,12}#?")
+
+
 def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if not_a_credential(text, match):
         return None
@@ -125,11 +202,30 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
         if group in match.re.groupindex and match.group(group) is not None:
             quoted = match.group(group)
             return None if not_a_value(quoted) else match.span(group)
+    aside, spaced, bare = optional(match, "pq"), optional(match, "sp"), optional(match, "bare") is not None
+    if aside is not None:  # "password (X)": an aside, read as a value straight after the word
+        return None if not_a_value(aside) or not (generated(aside) or word_and_number(aside)) else match.span("pq")
+    if spaced is not None:
+        return match.span("sp") if not bare and word_passphrase(spaced) else None
     value = match.group("v")
-    if not_a_value(value) or len(value) < 6 or yaml_tag(text, match.start("v")):
+    if not_a_value(value) or yaml_tag(text, match.start("v")):
         return None
-    keep = reads_as_word(value) if match.group("link") is not None else not generated(value)
+    if PIN_VALUE.fullmatch(value):  # a PIN only after a word that names one, and a link
+        return match.span("v") if not bare and PIN_WORD.fullmatch(match.group("word")) is not None else None
+    if len(value) < 6:
+        return None
+    if optional(match, "link") is not None:
+        keep = reads_as_word(value) and not word_passphrase(value)
+    elif optional(match, "qualified") is not None:
+        keep = not (generated(value) or word_passphrase(value) or word_and_number(value))
+    else:
+        keep = not (generated(value) or word_passphrase(value))
     return None if keep else with_final_dot(text, match.span("v"))
+
+
+def optional(match: re.Match[str], group: str) -> str | None:
+    """A group that only some of the patterns have."""
+    return match.group(group) if group in match.re.groupindex else None
 
 
 def with_final_dot(text: str, span: Span) -> Span:
@@ -146,12 +242,21 @@ def not_a_credential(text: str, match: re.Match[str]) -> bool:
     return NOT_A_CREDENTIAL_NAME.search(before + match.group(0)[:24]) is not None or in_arn(text, match.start())
 
 
+def reversed_span(text: str, match: re.Match[str]) -> Span | None:
+    value = match.group("v")
+    if not_a_value(value) or not (generated(value) or word_and_number(value) or word_passphrase(value, 3)):
+        return None
+    return match.span("v")
+
+
 def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
                              "senord", "adgangskode", "kodeord", "parol", "geslo", "lozink", "пароль", "пароля",
                              "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
-                             "mdp", "contra", "clave", "nenosiri", "laluan", "koden"), prose_span),
+                             "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
-                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"), prose_span))
+                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"), prose_span),
+            PatternDetector("SECRET", "password", REVERSED_SECRET, (" as ",), reversed_span),
+            AskedPassword())

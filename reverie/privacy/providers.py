@@ -71,6 +71,12 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Google OAuth client secrets "GOCSPX-" and access tokens "ya29." (developers.google.com, OAuth 2.0).
     ("google_oauth_secret", re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{28}(?![\w\-])"), ("gocspx-",)),
     ("google_oauth_token", re.compile(r"\bya29\.[A-Za-z0-9_\-]{30,}"), ("ya29.",)),
+    # Google OAuth refresh tokens "1//0…" (developers.google.com, "Using OAuth 2.0 to Access Google
+    # APIs": refresh tokens as the token endpoint returns them).
+    ("google_oauth_token", re.compile(r"(?<![\w/])1//0[A-Za-z0-9_\-]{40,}"), ("1//0",)),
+    # New Relic ingest license keys: 40 characters, the last four "NRAL" (docs.newrelic.com, "New
+    # Relic API keys", "License key").
+    ("new_relic_key", re.compile(r"\b[a-f0-9]{36}NRAL\b"), ("nral",)),
     # Firebase Cloud Messaging legacy server keys (firebase.google.com, "Server keys").
     ("fcm_server_key", re.compile(r"\bAAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}"), (":apa91b",)),
     # Zoho OAuth access and refresh tokens "1000." 32 hex "." 32 hex (zoho.com/accounts, OAuth).
@@ -125,8 +131,10 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("langfuse_key", re.compile(r"\bsk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), ("sk-lf-",)),
     # Modal token secrets "as-" (modal.com/docs, "modal token set").
     ("modal_token", re.compile(r"(?<![\w\-])as-[A-Za-z0-9]{22}\b"), ("as-",)),
-    # Yandex Cloud API keys "AQVN" (yandex.cloud/docs, "API key").
+    # Yandex Cloud API keys "AQVN" (yandex.cloud/docs, "API key"); Yandex OAuth tokens "y0_Ag…", as
+    # ``yc config set token`` takes them (yandex.cloud/docs, "OAuth token"; yandex.com/dev/id, "OAuth").
     ("yandex_key", re.compile(r"\bAQVN[A-Za-z0-9_\-]{35,38}(?![\w\-])"), ("aqvn",)),
+    ("yandex_key", re.compile(r"\by[0-3]_Ag[A-Za-z0-9_\-]{40,}(?![\w\-])"), ("y0_", "y1_", "y2_", "y3_")),
     # Tencent Cloud SecretId "AKID" and 32 characters (tencentcloud.com, "API keys").
     ("tencent_key", re.compile(r"\bAKID[A-Za-z0-9]{32}\b"), ("akid",)),
     # Django's generated insecure SECRET_KEY (django-admin startproject).
@@ -195,11 +203,14 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("okta_token", re.compile(r"(?<![\w\-])(?P<v>00[A-Za-z0-9_\-]{40})(?![\w\-])"), ("okta",)),
     # Razorpay key secrets: 24 alphanumerics under "key_secret" in a text that names Razorpay
     # (razorpay.com/docs/api, "Authentication").
-    ("razorpay_key", re.compile(r"(?i)\bkey_secret[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{24})\b"), ("razorpay",)),
+    ("razorpay_key", re.compile(r"(?i)(?<![A-Za-z0-9])key_secret[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{24})\b"),
+     ("razorpay",)),
     # Cloudflare API tokens: 40 characters (developers.cloudflare.com, "Create API token"), under
     # an api_token name in a text that names Cloudflare (Terraform's provider block, wrangler).
+    # … also as a Terraform variable's default (``variable "cloudflare_api_token" { default = "…" }``).
     ("cloudflare_token",
-     re.compile(r"(?i)\b(?:cf_|cloudflare_)?api_?token[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"),
+     re.compile(r"(?i)\b(?:cf_|cloudflare_)?api_?token[\"']?(?:[ \t]*[:=][ \t]*|[ \t]*\{[^{}]{0,200}?\bdefault[ \t]*=[ \t]*)"
+                r"[\"']?(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"),
      ("cloudflare",)),
     # ngrok authtokens: a digit, 26 alphanumerics, "_", 20-22 more (ngrok.com/docs, "ngrok config
     # add-authtoken"), in a text that names ngrok or has its config file's ``authtoken:`` key (ngrok
@@ -224,6 +235,37 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # text that names Cohere (``cohere.ClientV2(api_key="…")``); gitleaks wants "cohere" right before.
     ("cohere_key", re.compile(r"(?i)\b(?:co_|cohere_)?api_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{40})(?![\w\-])"),
      ("cohere",)),
+    # … or given to the client as its first argument (docs.cohere.com, "Python SDK": ``cohere.Client("…")``).
+    ("cohere_key",
+     re.compile(r"\bcohere\.(?:Async)?Client(?:V2)?\([ \t]*(?:api_key[ \t]*=[ \t]*)?[\"'](?P<v>[A-Za-z0-9]{40})[\"']"),
+     ("cohere",)),
+    # Modal token ids "ak-" and 22 alphanumerics, beside their secrets "as-" (modal.com/docs, "modal
+    # token set --token-id ak-… --token-secret as-…"), in a text that names Modal.
+    ("modal_token", re.compile(r"(?<![\w\-])(?P<v>ak-[A-Za-z0-9]{22})\b"), ("modal",)),
+    # Azure Storage account keys: 64 bytes in base64, 88 characters ending "==" (learn.microsoft.com,
+    # "Manage storage account access keys"), as the CLI's ``--account-key`` and AZURE_STORAGE_KEY take them.
+    ("azure_storage_key",
+     re.compile(r"(?i)(?:--account-key(?:[ \t]+|=)|\bazure_storage_(?:account_)?key[\"']?[ \t]*[:=][ \t]*)[\"']?"
+                r"(?P<v>[A-Za-z0-9+/]{86}==)"),
+     ("account-key", "azure_storage")),
+    # The secrets of an access key pair under the environment variables their providers document:
+    # Alibaba Cloud's AccessKey secret, 30 characters (alibabacloud.com, "Configure environment
+    # variables": ALIBABA_CLOUD_ACCESS_KEY_SECRET; Terraform's ALICLOUD_SECRET_KEY), Tencent Cloud's
+    # SecretKey, 32 (tencentcloud.com, "Credentials": TENCENTCLOUD_SECRET_KEY), Plaid's secret, 30 hex
+    # (plaid.com/docs, "Quickstart": PLAID_SECRET).
+    ("alibaba_key",
+     re.compile(r"(?i)\b(?:alibaba_cloud_access_key_secret|alicloud_secret_key|aliyun_access_key_secret)[\"']?[ \t]*[:=][ \t]*"
+                r"[\"']?(?P<v>[A-Za-z0-9]{30})\b"),
+     ("alibaba", "alicloud", "aliyun")),
+    ("tencent_key", re.compile(r"(?i)\btencentcloud_secret_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"),
+     ("tencentcloud",)),
+    ("plaid_token", re.compile(r"(?i)\bplaid_secret(?:_key)?[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{30})\b"), ("plaid",)),
+    # A bearer token sent to Cloudflare's API (developers.cloudflare.com, "Verify an API token":
+    # ``curl https://api.cloudflare.com/client/v4/user/tokens/verify -H "Authorization: Bearer …"``).
+    ("cloudflare_token", re.compile(r"(?i)\bBearer[ \t]+(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"), ("api.cloudflare.com",)),
+    # Mailgun's private API keys since 2023: 32 hex, "-", 8 hex, "-", 8 hex (documentation.mailgun.com,
+    # "API keys"), in a text that names Mailgun.
+    ("mailgun_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8})(?![\w\-])"), ("mailgun",)),
     ("azure_sas_token", re.compile(r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"), ("sig=",)),
     # Teams incoming webhooks moved from Office 365 connectors to Workflows (learn.microsoft.com,
     # "Create incoming webhooks with Workflows for Microsoft Teams"): a Logic Apps / Power Automate
@@ -256,6 +298,22 @@ MAILGUN_KEY = re.compile(r"\bkey-[a-f0-9]{32}\b")
 KUBEADM_TOKEN = re.compile(r"(?<![\w.\-])[a-z0-9]{6}\.[a-z0-9]{16}(?![\w\-]|\.\w)")
 
 
+# Django's SECRET_KEY as ``get_random_secret_key()`` makes it: 50 characters drawn from
+# ``a-z0-9!@#$%^&*(-_=+)`` (django/core/management/utils.py; the Django docs, "SECRET_KEY"), under a
+# name that says it is a secret key (``SECRET_KEY``, ``DJANGO_SECRET_KEY``, a settings.toml's ``secret_key``).
+DJANGO_SECRET_KEY = re.compile(
+    r"(?i)secret_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>(?-i:[a-z0-9!@#$%^&*(\-_=+)]{50}))(?![a-z0-9!@#$%^&*(\-_=+)])"
+)
+
+
+def django_key_span(text: str, match: re.Match[str]) -> Span | None:
+    """Symbols and digits among the lower-case letters, as the generator draws them (14 symbols in
+    50 characters: a key without three of each is not one)."""
+    value = match.group("v")
+    symbols = sum(not ch.isalnum() for ch in value)
+    return match.span("v") if symbols >= 3 and sum(ch.isdigit() for ch in value) >= 3 else None
+
+
 def kubeadm_token_span(text: str, match: re.Match[str]) -> Span | None:
     """A bootstrap token has a digit (a run of 22 random characters of 36 lacks one once in a
     thousand); two words joined by a dot do not."""
@@ -282,4 +340,5 @@ def provider_detectors() -> tuple[Detector, ...]:
         secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
         secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
         secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
+        secret("django_secret_key", DJANGO_SECRET_KEY, ("secret_key",), django_key_span),
     )

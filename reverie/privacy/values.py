@@ -21,7 +21,9 @@ PLACEHOLDER_VALUE = re.compile(
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?"
     # a 1Password secret reference, resolved by ``op run`` / ``op inject`` (developer.1password.com,
     # "Secret reference syntax": ``op://vault/item/field``): where the secret is, not the secret
-    r"|op://[^\s\"']+)\s*",
+    r"|op://[^\s\"']+"
+    # a template's words that ask for the value (``YOUR_PASSWORD``, ``your-api-key-here``, ``CHANGE_ME``)
+    r"|(?:your|enter|insert)[_\-][\w\-]{2,40}|[\w\-]{1,40}[_\-]here|(?:change|replace)[_\-]?me)\s*",
     re.IGNORECASE,
 )
 CODE_REFERENCE = re.compile(  # settings.KEY, os.environ[..., secrets.token_hex(16), cache_key(a, b)
@@ -72,6 +74,64 @@ def passphrase(value: str) -> bool:
             and all(word.isalpha() or part.isdigit() for part, word in zip(parts, words, strict=True)))
 
 
+# Words a passphrase generator does not draw but code and prose use: an object's or a config's
+# name, a credential's name, a function word; and the last label of a host or a file name.
+NOT_PASSPHRASE_WORDS = frozenset({
+    "self", "this", "that", "config", "conf", "cfg", "settings", "setting", "env", "environ", "process",
+    "params", "param", "args", "opts", "options", "request", "response", "data", "user", "users", "admin",
+    "get", "set", "value", "values", "default", "field", "form", "input", "secret", "secrets", "password",
+    "passwords", "passwd", "pass", "pwd", "token", "tokens", "key", "keys", "auth", "credential",
+    "credentials", "login", "vault", "the", "and", "for", "with", "from", "your", "our", "not", "new", "old",
+    "same", "use", "none", "null", "true", "false", "string", "name", "type", "app", "api", "url", "host",
+    "are", "was", "were", "will", "must", "should", "can", "you", "all", "any", "every", "each", "one", "two",
+    "three", "four", "five", "six", "seven", "eight", "nine", "ten", "days", "day", "weeks", "months", "hours",
+    "minutes", "seconds", "time", "times", "also", "only", "just", "then", "than", "when", "where", "which",
+    "what", "who", "how", "why", "there", "here", "these", "those", "them", "they", "has", "have", "had",
+    "been", "being", "into", "onto", "over", "under", "after", "before", "about", "again", "still", "via",
+    "per", "but", "out", "off", "too", "very", "more", "most", "less", "least", "some", "such", "own",
+    "der", "die", "das", "und", "ist", "nicht", "mit", "les", "des", "est", "pas", "une", "que", "por",
+    "para", "los", "las", "del", "con", "una", "het", "een", "van", "och", "att", "som",
+    # what a password policy says of one ("minimum twelve characters required")
+    "minimum", "maximum", "min", "max", "characters", "chars", "length", "long", "short", "digits", "letters",
+    "symbols", "numbers", "uppercase", "lowercase", "special", "contain", "contains", "required",
+    "optional", "expire", "expires", "expired", "changed", "change", "reset", "strong", "weak", "secure",
+    "valid", "invalid", "incorrect", "wrong", "correct", "previous", "current", "temporary", "random",
+    "generated", "hashed", "stored", "encrypted", "needed", "missing", "empty", "unknown",
+})
+NOT_PASSPHRASE_ENDINGS = frozenset({
+    "com", "net", "org", "edu", "gov", "int", "arpa", "info", "biz", "dev", "app", "cloud", "lan", "local",
+    "internal", "corp", "home", "test", "example", "localhost", "invalid", "svc", "cluster",
+    "json", "yaml", "yml", "toml", "ini", "cfg", "conf", "txt", "env", "xml", "html", "bak", "tar", "zip",
+    "log", "pem", "crt", "csv", "sql", "py", "js", "ts", "sh", "md",
+})
+
+
+def word_passphrase(value: str, words: int = 4) -> bool:
+    """Words alone joined by one separator (a hyphen, an underscore, a dot or a space), as password
+    managers and diceware write passphrases without a number (``velvet_marble_orbit_crater``,
+    ``thistle.marble.orbit.granite``; 1Password's and Bitwarden's generators, the EFF word lists):
+    ``words`` of them or more (dotted ones four or more, since code chains three names), each of 3
+    to 12 lower-case letters (or all capitalised), none a word code or prose uses for something
+    else (``config``, ``password``, ``the``), not ending in a host's or a file's last label."""
+    separators = {ch for ch in value if not ch.isalpha()}
+    if len(separators) != 1 or (separator := separators.pop()) not in "-_. ":
+        return False
+    parts = value.split(separator)
+    least = max(words, 4) if separator == "." else words
+    if len(parts) < least or len(parts) > 8 or parts[-1].lower() in NOT_PASSPHRASE_ENDINGS:
+        return False
+    if not (all(p.islower() for p in parts) or all(p[:1].isupper() and p[1:].islower() for p in parts)):
+        return False
+    return all(p.isalpha() and 3 <= len(p) <= 12 and p.lower() not in NOT_PASSPHRASE_WORDS for p in parts)
+
+
+def word_and_number(value: str) -> bool:
+    """A word and three digits or more (``kestrel4670``, ``Umber499``): how people make a password
+    a site accepts. Only where the text already says the value is a password."""
+    match = re.fullmatch(r"([A-Za-z]{3,16})[._\-]?(\d{3,8})[!#$%&*?@.]?", value)
+    return match is not None and match.group(1).lower() not in NOT_PASSPHRASE_WORDS
+
+
 def code_reference(value: str) -> bool:
     """Code, not a value: ``settings.SECRET_KEY``, ``os.environ[…``, ``secrets.token_hex(16)``. A
     dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``)
@@ -82,7 +142,7 @@ def code_reference(value: str) -> bool:
     if match.group(0).endswith(("(", "[")):
         return True
     digits = sum(ch.isdigit() for ch in value)
-    return not (passphrase(value) or (random_like(value) and digits >= 3))
+    return not (passphrase(value) or word_passphrase(value) or (random_like(value) and digits >= 3))
 
 
 def generated(value: str) -> bool:
