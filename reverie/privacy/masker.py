@@ -79,6 +79,9 @@ class Masker:
             detectors += personal_data_detectors(phones)
             detectors += national_id_detectors(phones.is_phone)
         self._detectors = detectors
+        # Every trigger literal once: a segment is searched for each of them once, and a detector runs
+        # when one of its own is among those found (not each detector searching for its own in turn).
+        self._triggers = tuple(sorted({t for d in detectors for t in d.triggers}))
 
     def mask(self, text: str) -> Masked:
         """Replace every secret and piece of personal data in ``text`` by a typed placeholder."""
@@ -118,10 +121,11 @@ class Masker:
     def _detect(self, text: str, start: int, end: int) -> list[Finding]:
         segment = text[start:end]
         lowered = segment.lower()
+        present = {t for t in self._triggers if t in lowered}
         raw = [
             Finding(f.category, f.label, f.start + start, f.end + start)
             for detector in self._detectors
-            if not detector.triggers or any(map(lowered.__contains__, detector.triggers))
+            if not detector.triggers or not present.isdisjoint(detector.triggers)
             for f in detector.find(segment)
             if f.category != "SECRET" or not filler(segment[f.start:f.end])
         ]
