@@ -83,3 +83,13 @@ def all_canaries(half: Half | None = None) -> list[str]:
     """Every planted canary (of one half, or of both), e.g. to search a store folder's bytes."""
     halves: tuple[Half, ...] = (half,) if half else ("dev", "heldout")
     return [canary for h in halves for row in load_corpus(h) for canary in row["canaries"]]
+
+
+#: A canary shorter than this (world9's four-digit PINs: ``4444``, ``7225``) is no needle for a byte
+#: search: four digits occur by chance in a store's files (ids, timestamps, other rows' numbers,
+#: ``1767225600``). Whether such a canary is masked is checked on the masked text (test_privacy).
+BYTE_SEARCHABLE = 6
+
+
+def byte_searchable(canary: str) -> bool:
+    return len(canary) >= BYTE_SEARCHABLE

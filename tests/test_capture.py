@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError as PydanticValidationError
 
-from privacy_corpus import all_canaries, load_corpus
+from privacy_corpus import all_canaries, byte_searchable, load_corpus
 from reverie.capture import CaptureRequest, prepare_events
 from reverie.clock import ManualClock
 from reverie.errors import PayloadTooLargeError
@@ -51,7 +51,7 @@ def test_no_canary_reaches_the_store_or_the_logs(store: Store, settings: Setting
         handler.close()
     on_disk = _bytes_under(Path(settings.store.uri)) + log_file.read_bytes()
     assert CONTROL.encode() in on_disk, "the byte search must be able to find plain text"
-    leaked = [c for c in all_canaries() if c.encode() in on_disk]
+    leaked = [c for c in all_canaries() if byte_searchable(c) and c.encode() in on_disk]
     assert leaked == [], f"{len(leaked)} canaries reached disk"
     assert len(all_canaries()) >= 100
 
