@@ -96,9 +96,9 @@ LINK = (
 QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?[,?!]?)"
 QUALIFIED_LINK = rf"(?:[ \t]+{QUALIFIED_WORD}){{1,8}}?" + WORDS_COPULA_LINK
 # A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
-# "Root-Kennwort", "Wi-Fi-password").
-# A value may be an aside in parentheses ("sent me their password (X) in plain text"), or words
-# joined by spaces that end the line, a diceware passphrase ("… är jigsaw glacier indigo onyx.").
+# "Root-Kennwort", "Wi-Fi-password"). A value may be an aside in parentheses straight after the word
+# ("sent me their password (X) in plain text"), or, after a link, words joined by spaces that end the
+# line, a diceware passphrase ("… är jigsaw glacier indigo onyx.").
 PROSE_SECRET = re.compile(
     rf"(?i)(?<![\w\-])(?:[^\W\d_]+-){{0,2}}(?P<word>{CREDENTIAL_WORD})"
     r"(?:[ \t]+\((?P<pq>(?=[^()\s]*[^()\sA-Za-z])[^()\s]{4,128})\)(?=[.,;:]*(?:\s|$))|"
