@@ -1,17 +1,20 @@
 """Choosing the retrieval stop rule on dev data: one dev run, every candidate rule applied after it.
 
 The service fills its block with items in fused order while their fused score clears
-``retrieval.relevance_floor`` (``serve/retrieval/fill.py``). This entry runs the dev fleet scenario
-(reverie and raw stacking) and the LoCoMo dev conversations (reverie and the raw arms) once with the
-floor at 0, then applies each candidate rule to the answers the service gave: keep the items whose
-fused score clears an absolute floor, a share of the question's best score, or the first N items.
+``retrieval.relevance_floor`` and turns clear ``relevance_share`` of the best (``serve/retrieval/fill.py``).
+This entry runs the dev fleet scenario (reverie and raw stacking) and the LoCoMo dev conversations
+(reverie and the raw arms) once with those settings but ``retrieval.notes_lead`` at 0 (turns always
+compete), then applies each candidate rule to the answers the service gave: keep the items whose
+fused score clears an absolute floor, a share of the question's best score, or the first N items; or
+leave the turns out when a note ranks among the first N (``notes_lead``), then at most M items.
 Dropping the items under a floor from an unfloored answer is what the service does with that floor
 (items are taken greedily in the same order), except that budget an unfloored answer spent on a
 dropped item cannot go to a later item above the floor: the chosen rule is confirmed by a real run.
 
 Dev data only (issue 13: settings are chosen on the dev phrasebook and LoCoMo's dev conversations);
 the held-out fleet and LoCoMo's test conversations are never read here. Options: ``floors`` and
-``shares`` (comma-separated), ``tops`` (comma-separated item counts).
+``shares`` (comma-separated), ``tops`` (comma-separated item counts), ``leads`` and ``caps``
+(comma-separated item counts).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ Rule = Callable[[Retrieval], Retrieval]
 _FLOORS = "0,0.01,0.015,0.02,0.025,0.03,0.035,0.04,0.05,0.06"
 _SHARES = "0.3,0.4,0.5,0.6,0.7"
 _TOPS = "3,5,8,12"
+_LEADS = "1,2,3,4,5,6"
+_CAPS = "4,5,6"
 
 
 def _floats(ctx: Context, name: str, default: str) -> list[float]:
@@ -59,6 +64,22 @@ def _first(count: int) -> Rule:
     return rule
 
 
+def _notes_lead(lead: int, cap: int | None = None) -> Rule:
+    """Raw turns only when necessary: none when a note ranks among the first ``lead`` items (and then
+    at most ``cap`` items, where a cap is given)."""
+    def rule(r: Retrieval) -> Retrieval:
+        if any(i.kind != "turn" for i in r.items[:lead]):
+            return replace(r, items=tuple(i for i in r.items if i.kind != "turn")[:cap])
+        return r
+    return rule
+
+
+def _then(first: Rule, second: Rule) -> Rule:
+    def rule(r: Retrieval) -> Retrieval:
+        return second(first(r))
+    return rule
+
+
 def _unchanged(r: Retrieval) -> Retrieval:
     return r
 
@@ -69,6 +90,10 @@ def rules(ctx: Context) -> dict[str, Rule]:
     found.update({f"score >= {f:g}": _floor(f) for f in _floats(ctx, "floors", _FLOORS)})
     found.update({f"score >= {q:g} x best": _share(q) for q in _floats(ctx, "shares", _SHARES)})
     found.update({f"first {int(n)} items": _first(int(n)) for n in _floats(ctx, "tops", _TOPS)})
+    found.update({f"no turns when a note is in the first {int(n)}": _notes_lead(int(n))
+                  for n in _floats(ctx, "leads", _LEADS)})
+    found.update({f"no turns when a note is in the first {int(n)}, then at most {int(m)} items": _notes_lead(int(n), int(m))
+                  for n in _floats(ctx, "leads", _LEADS) for m in _floats(ctx, "caps", _CAPS)})
     return found
 
 
@@ -118,6 +143,8 @@ def _pct(value: float | None) -> float | None:
 
 @register("stoprule", "Choosing the retrieval stop rule on dev data (fleet dev and LoCoMo dev, one run)", quick=False)
 def stoprule(ctx: Context) -> Outcome:
+    retrieval = ctx.settings.retrieval.model_copy(update={"notes_lead": 0})  # the rules below decide
+    ctx = replace(ctx, settings=ctx.settings.model_copy(update={"retrieval": retrieval}))
     candidates = rules(ctx)
     scenario, raw, reverie = _fleet(ctx)
     questions, caps, hybrid, answers = _locomo(ctx)
