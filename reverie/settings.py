@@ -222,11 +222,6 @@ class RetrievalSettings(Section):
     # an absolute floor on reciprocal-rank scores drops an item found by one list alone (1/61 < 0.02)
     relevance_floor: float = 0.0
     relevance_share: float = Field(0.4, ge=0.0, le=1.0)
-    # raw turns only when necessary (seed 000): a note among the first `notes_lead` items of the fused
-    # order answers the question, so turns are left out (0: turns always compete with notes). Chosen on
-    # dev (`python -m bench --only stoprule`): 3 is the largest lead that keeps every LoCoMo dev
-    # category within 2 points of the raw hybrid (fleet dev hit@5 75.6 -> 80.2, tokens 387 -> 192)
-    notes_lead: int = Field(3, ge=0)
     # the in-memory cache of each replica and its approximate index
     refresh_seconds: float = 0.25
     reconcile_seconds: float = 30.0

@@ -2,8 +2,7 @@
 
 Items come in fused order while their score clears ``retrieval.relevance_floor`` and
 ``retrieval.relevance_share`` of the best item's score (the stop rule: once the order's scores have
-fallen that far below its head, what follows is chatter that merely fills the budget); raw turns only
-when necessary: none when a note ranks among the first ``retrieval.notes_lead`` items; at most ``k`` notes;
+fallen that far below its head, what follows is chatter that merely fills the budget); at most ``k`` notes;
 each only if the rendered block still fits the budget (a day's header line counts with its first
 turn); a turn that a chosen note cites is left out, and one chosen before that note is dropped again
 (the note stands for it, and its tokens go back to the budget). Lines are built and counted in
@@ -79,7 +78,6 @@ class Fill:
         self._tokens = tokens
         self._floor = settings.relevance_floor
         self._share = settings.relevance_share
-        self._lead = settings.notes_lead
         self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._day_cost = tokens.count(day_line("2000-01-01"))
 
@@ -103,14 +101,10 @@ class Fill:
 
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
         """The items that clear the absolute floor; turns must also clear the share of the best score
-        (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays).
-        When a note ranks among the first ``notes_lead`` of them, the notes answer: no turns."""
+        (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays)."""
         best = max((r.score for r in order), default=0.0)
         cut = max(self._floor, self._share * best)
-        relevant = [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
-        if any(r.candidate is not None for r in relevant[:self._lead]):
-            return [r for r in relevant if r.candidate is not None]
-        return relevant
+        return [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
 
     def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
                    budget: int) -> bool:
