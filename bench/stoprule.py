@@ -6,7 +6,8 @@ This entry runs the dev fleet scenario (reverie and raw stacking) and the LoCoMo
 (reverie and the raw arms) once with those settings, then applies each candidate rule to the answers
 the service gave: keep the items whose fused score clears an absolute floor, a share of the
 question's best score, or the first N items; or leave the turns out when a note ranks among the
-first N (raw turns only when necessary), then at most M items.
+first N (raw turns only when necessary), then at most M items, or keep only turns above a higher
+share of the best score then.
 Dropping the items under a floor from an unfloored answer is what the service does with that floor
 (items are taken greedily in the same order), except that budget an unfloored answer spent on a
 dropped item cannot go to a later item above the floor: the chosen rule is confirmed by a real run.
@@ -14,7 +15,7 @@ dropped item cannot go to a later item above the floor: the chosen rule is confi
 Dev data only (issue 13: settings are chosen on the dev phrasebook and LoCoMo's dev conversations);
 the held-out fleet and LoCoMo's test conversations are never read here. Options: ``floors`` and
 ``shares`` (comma-separated), ``tops`` (comma-separated item counts), ``leads`` and ``caps``
-(comma-separated item counts).
+(comma-separated item counts), ``bars`` (comma-separated shares).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _SHARES = "0.3,0.4,0.5,0.6,0.7"
 _TOPS = "3,5,8,12"
 _LEADS = "1,2,3,4,5,6"
 _CAPS = "4,5,6"
+_BARS = "0.6,0.7,0.8,0.9"
 
 
 def _floats(ctx: Context, name: str, default: str) -> list[float]:
@@ -74,9 +76,13 @@ def _notes_lead(lead: int, cap: int | None = None) -> Rule:
     return rule
 
 
-def _then(first: Rule, second: Rule) -> Rule:
+def _notes_lead_bar(lead: int, share: float) -> Rule:
+    """When a note ranks among the first ``lead`` items, a turn stays only above ``share`` x the best score."""
     def rule(r: Retrieval) -> Retrieval:
-        return second(first(r))
+        if any(i.kind != "turn" for i in r.items[:lead]):
+            best = max((i.score or 0.0 for i in r.items), default=0.0)
+            return replace(r, items=tuple(i for i in r.items if i.kind != "turn" or (i.score or 0.0) >= share * best))
+        return r
     return rule
 
 
@@ -94,6 +100,8 @@ def rules(ctx: Context) -> dict[str, Rule]:
                   for n in _floats(ctx, "leads", _LEADS)})
     found.update({f"no turns when a note is in the first {int(n)}, then at most {int(m)} items": _notes_lead(int(n), int(m))
                   for n in _floats(ctx, "leads", _LEADS) for m in _floats(ctx, "caps", _CAPS)})
+    found.update({f"turns >= {q:g} x best when a note is in the first {int(n)}": _notes_lead_bar(int(n), q)
+                  for n in _floats(ctx, "leads", _LEADS) for q in _floats(ctx, "bars", _BARS)})
     return found
 
 
