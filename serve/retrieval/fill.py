@@ -78,6 +78,7 @@ class Fill:
         self._tokens = tokens
         self._floor = settings.relevance_floor
         self._share = settings.relevance_share
+        self._lead, self._lead_share = settings.notes_lead, settings.notes_lead_share
         self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._day_cost = tokens.count(day_line("2000-01-01"))
 
@@ -101,10 +102,15 @@ class Fill:
 
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
         """The items that clear the absolute floor; turns must also clear the share of the best score
-        (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays)."""
+        (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays),
+        and ``notes_lead_share`` of it when a note ranks among the first ``notes_lead`` items."""
         best = max((r.score for r in order), default=0.0)
         cut = max(self._floor, self._share * best)
-        return [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
+        relevant = [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
+        if any(r.candidate is not None for r in relevant[:self._lead]):  # the notes answer: turns need more
+            cut = max(cut, self._lead_share * best)
+            return [r for r in relevant if r.candidate is not None or r.score >= cut]
+        return relevant
 
     def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
                    budget: int) -> bool:
