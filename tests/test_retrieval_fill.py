@@ -1,0 +1,52 @@
+"""The last step of a retrieval (serve/retrieval/fill.py) on hand-built fused orders: which items the
+stop rules keep. Through HTTP the same rules are covered by test_http_retrieval; here the scores are
+chosen exactly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pyarrow as pa
+
+from reverie.records import Event, Note
+from reverie.settings import RetrievalSettings
+from reverie.store.rows import note_row
+from reverie.tokens import TokenCounter
+from serve.retrieval.agentturns import Turn
+from serve.retrieval.fill import Fill, Ranked
+from serve.retrieval.scopeblock import Cached, Candidate
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _note(note_id: str, score: float) -> Ranked:
+    note = Note(note_id=note_id, type="lesson", subject="deploys", statement=f"Deploys need approval ({note_id}).",
+                scope="personal:a", owner_agent="a", project="p", source_sessions=["s"], source_agents=["a"],
+                created_at=AT, updated_at=AT)
+    chunk = pa.Table.from_pylist([note_row(note, [0.0] * 4)])
+    return Ranked(score, candidate=Candidate(Cached(note_id, 1, note.statement, chunk, 0), 0.5, 0.5))
+
+
+def _turn(event_id: str, score: float) -> Ranked:
+    event = Event(event_id=event_id, agent_id="a", session_id="s", project="p", ts=AT, role="user",
+                  text=f"We talked about deploys ({event_id}).", ingested_at=AT)
+    return Ranked(score, turn=Turn(event, 0.5))
+
+
+def _kept(order: list[Ranked], **settings: float) -> list[str]:
+    recalled = Fill(TokenCounter(), RetrievalSettings(**settings)).fit(order, k=8, budget=600)  # type: ignore[arg-type]
+    ranked = sorted([*recalled.notes, *recalled.turns], key=lambda v: v.rank)
+    return [v.note.note_id if hasattr(v, "note") else v.event_id for v in ranked]
+
+
+def test_turns_beside_a_leading_note_must_clear_the_higher_bar() -> None:
+    order = [_note("n1", 1.0), _turn("t-close", 0.85), _turn("t-far", 0.6), _note("n2", 0.3), _turn("t-chatter", 0.2)]
+    assert _kept(order) == ["n1", "t-close", "n2"]  # 0.8 x best beside a leading note; notes keep their own gates
+    assert _kept(order, notes_lead=0) == ["n1", "t-close", "t-far", "n2"]  # only the share of 0.4 x best
+    assert _kept(order, notes_lead_share=0.0) == ["n1", "t-close", "t-far", "n2"]
+
+
+def test_when_a_turn_leads_the_turns_clear_only_the_share() -> None:
+    order = [_turn("t1", 1.0), _note("n1", 0.9), _turn("t2", 0.6), _turn("t-chatter", 0.3)]
+    assert _kept(order) == ["t1", "n1", "t2"]
+    assert _kept(order, notes_lead=2) == ["t1", "n1"]  # a note among the first two: the higher bar
