@@ -21,8 +21,9 @@ fill the token budget while items stay relevant, render.
    key dense ``weight_turn_key``, key full text ``weight_turn_key_lexical``, time window
    ``weight_turn_window``); a note ranks at least where the best turn it cites ranks (it stands for
    that turn, which the fill then leaves out).
-5. Fit: items in that order while their fused score clears ``relevance_floor`` and
-   ``relevance_share`` of the best item's score, at most ``k`` notes, each only if the block still
+5. Fit: items in that order while their fused score clears ``relevance_floor``; turns also
+   ``relevance_share`` of the best item's score, and ``notes_lead_share`` of it when a note ranks
+   among the first ``notes_lead`` items (raw turns only when necessary); at most ``k`` notes, each only if the block still
    fits the budget; a turn a chosen note cites is left out (the note stands for it). ``tokens`` is
    the rendered block's count with the bundled tokenizer, never over the budget; every item carries
    its ``rank`` in the order. Rendering: :mod:`serve.retrieval.block`.
