@@ -3,7 +3,8 @@
 The service fills its block with items in fused order while their fused score clears
 ``retrieval.relevance_floor`` and turns clear ``relevance_share`` of the best (``serve/retrieval/fill.py``).
 This entry runs the dev fleet scenario (reverie and raw stacking) and the LoCoMo dev conversations
-(reverie and the raw arms) once with those settings, then applies each candidate rule to the answers
+(reverie and the raw arms) once with those settings but ``retrieval.notes_lead`` 0 (no bar for turns
+beside a leading note: the lead rules below are the candidates for it), then applies each candidate rule to the answers
 the service gave: keep the items whose fused score clears an absolute floor, a share of the
 question's best score, or the first N items; or leave the turns out when a note ranks among the
 first N (raw turns only when necessary), then at most M items, or keep only turns above a higher
@@ -151,6 +152,8 @@ def _pct(value: float | None) -> float | None:
 
 @register("stoprule", "Choosing the retrieval stop rule on dev data (fleet dev and LoCoMo dev, one run)", quick=False)
 def stoprule(ctx: Context) -> Outcome:
+    retrieval = ctx.settings.retrieval.model_copy(update={"notes_lead": 0})  # the lead rules below decide
+    ctx = replace(ctx, settings=ctx.settings.model_copy(update={"retrieval": retrieval}))
     candidates = rules(ctx)
     scenario, raw, reverie = _fleet(ctx)
     questions, caps, hybrid, answers = _locomo(ctx)

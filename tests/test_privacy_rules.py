@@ -1009,3 +1009,20 @@ def test_identifiers_and_phones_of_the_ninth_extension_are_masked(masker: Masker
 ])
 def test_identifier_and_phone_near_misses_of_the_ninth_extension_stay(masker: Masker, text: str) -> None:
     assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("T.C. KİMLİK NO: 10000000146", "T.C. KİMLİK NO: [PII:tr_tckn]"),  # "İ".lower() carries a combining dot
+    ("ŞİFRE: Xk9#mPq2Lz!w", "ŞİFRE: [SECRET:password]"),
+])
+def test_capitals_with_a_dotted_i_still_reach_their_detectors(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize("text", [
+    "Login https://portal.example.com/signin to continue",     # a URL after "login" is not user:password
+    "Boarding pass for flight LH400, booking ref XK29!pQ7zLm3",  # "pass" is not a password word here
+    "Tests pass now, build id Xk29!pQ7zLm3Aa",
+])
+def test_review_near_misses_stay(masker: Masker, text: str) -> None:
+    assert masker.mask(text).text == text

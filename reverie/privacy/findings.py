@@ -52,6 +52,13 @@ class Detector(Protocol):
 Locate = Callable[[str, re.Match[str]], Span | None]
 
 
+def folded(text: str) -> str:
+    """``text`` lower-cased for the trigger search (never for positions). "İ".lower() is "i" and a
+    combining dot (U+0307), which would hide "kimlik" in "KİMLİK" from a trigger that the detector's
+    case-insensitive pattern itself matches; the dot is dropped."""
+    return text.lower().replace("\u0307", "")
+
+
 def whole_match(text: str, match: re.Match[str]) -> Span | None:
     return match.span()
 
@@ -89,7 +96,7 @@ class Gated:
     def find(self, text: str) -> Iterator[Finding]:
         if self.gate.search(text) is None:
             return
-        lowered = text.lower()
+        lowered = folded(text)
         for detector in self.detectors:
             if not detector.triggers or any(map(lowered.__contains__, detector.triggers)):
                 yield from detector.find(text)

@@ -9,7 +9,7 @@ import phonenumbers
 from reverie.errors import ConfigError, ValidationError
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
-from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span
+from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
 from reverie.privacy.personal import PhoneDetector, personal_data_detectors
@@ -120,7 +120,7 @@ class Masker:
 
     def _detect(self, text: str, start: int, end: int) -> list[Finding]:
         segment = text[start:end]
-        lowered = segment.lower()
+        lowered = folded(segment)
         present = {t for t in self._triggers if t in lowered}
         raw = [
             Finding(f.category, f.label, f.start + start, f.end + start)

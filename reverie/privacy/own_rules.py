@@ -133,7 +133,8 @@ CREDENTIALS_THEN_SLASH = re.compile(
 # Credentials as ``user:password`` after a word that says so ("creds: admin:PASSWORD", "login
 # root:PASSWORD"), as curl's ``-u`` and HTTP Basic write them (RFC 7617).
 CREDENTIALS_COLON = re.compile(
-    r"(?i)\b(?:login|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*[:=]?[ \t]*[\w.@\-]+:(?P<v>[^\s,;:]{6,64})(?![^\s,;])"
+    r"(?i)\b(?:login|credentials?|creds)\b(?:[ \t]+(?:is|are|was))?[ \t]*[:=]?[ \t]*[\w.@\-]+:"
+    r"(?!//)(?P<v>[^\s,;:]{6,64})(?![^\s,;])"  # not a URL's "https://"
 )
 # A call whose first argument names a secret and whose second is its value: PHP's ``define(
 # 'DB_PASSWORD', '…')`` (php.net, "define"; WordPress's wp-config.php), a lookup's default, Ruby's

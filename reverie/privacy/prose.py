@@ -131,7 +131,7 @@ REVERSED_SECRET = re.compile(
 # digits, both cases and a symbol ("Could you confirm the password? — try +2Qw…xwKd, or …!Bt?cP").
 # Within 200 characters after the word; paths, URLs, addresses and assignments are not values.
 ASKED_WORD = re.compile(
-    r"(?i)(?<![^\W\d_])(?:pass(?:word|wort|phrase|code)?s?|passwd|pwd|pw|kennwort|mot de passe|mdp"
+    r"(?i)(?<![^\W\d_])(?:pass(?:word|wort|phrase|code)s?|passwd|pwd|kennwort|mot de passe|mdp"
     r"|contrase[ñn]a|senha|wachtwoord|l[öo]senord(?:et)?|passord(?:et)?|salasana|has[łl]o|heslo|parol[aă]|[şs]ifre"
     r"|пароль|密码|密碼|パスワード|비밀번호)(?![^\W\d_])"
 )
