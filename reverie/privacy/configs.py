@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span
-from reverie.privacy.own_rules import literal_value
+from reverie.privacy.own_rules import literal_value, quoted_or_literal
 from reverie.privacy.values import bare_secret, literal_secret
 
 # A value in single or double quotes, or bare up to a space.
@@ -66,13 +66,6 @@ BACKUP_CODES = re.compile(r"(?i)\b(?:backup|recovery|2fa|mfa|one-time)[ \t]+code
 BACKUP_CODE = re.compile(
     r"(?<![\w\-])(?:\d{4}[ \-]\d{4}|\d{8,10}|(?=[a-z\d\-]*\d)[a-z\d]{4,5}-[a-z\d]{4,5})(?![\w\-])"
 )
-
-
-def any_value(text: str, match: re.Match[str]) -> Span | None:
-    """The value in whichever of the groups ``sq``, ``dq`` and ``v`` the pattern has and matched,
-    if it is a literal secret (not a placeholder or a reference)."""
-    group = next(g for g in ("sq", "dq", "v") if g in match.re.groupindex and match.group(g) is not None)
-    return match.span(group) if literal_secret(match.group(group)) else None
 
 
 def cisco_span(text: str, match: re.Match[str]) -> Span | None:
@@ -175,7 +168,7 @@ class PasswordColumn:
 
 
 def config_detectors() -> tuple[Detector, ...]:
-    def password(pattern: re.Pattern[str], triggers: tuple[str, ...], locate: Locate = any_value) -> PatternDetector:
+    def password(pattern: re.Pattern[str], triggers: tuple[str, ...], locate: Locate = quoted_or_literal) -> PatternDetector:
         return PatternDetector("SECRET", "password", pattern, triggers, locate)
 
     return (

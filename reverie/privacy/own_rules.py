@@ -335,11 +335,10 @@ def quoted_literal(text: str, match: re.Match[str]) -> Span | None:
 
 
 def quoted_or_literal(text: str, match: re.Match[str]) -> Span | None:
-    """A quoted value as it stands, else a bare one that looks like a literal secret."""
-    for group in ("sq", "dq"):
-        if match.group(group) is not None:
-            return match.span(group) if literal_secret(match.group(group)) else None
-    return literal_value(text, match)
+    """The value in whichever of the groups ``sq``, ``dq`` and ``v`` the pattern has and matched, if it
+    is a literal secret (not a placeholder or a reference)."""
+    group = next((g for g in ("sq", "dq", "v") if g in match.re.groupindex and match.group(g) is not None), None)
+    return match.span(group) if group is not None and literal_secret(match.group(group)) else None
 
 
 def own_secret_detectors() -> tuple[Detector, ...]:
