@@ -6,14 +6,18 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 STAMP := $(VENV)/.reverie-installed
+WARMED := $(VENV)/.numba-warmed
 
-.PHONY: run test lint install browser bench clean
+.PHONY: run test lint warm install browser bench clean
 
-run: $(STAMP)
+run: $(WARMED)
 	$(VENV)/bin/reverie demo
 
-# lint comes first, so a finding stops the run before the browser check and pytest.
-test: $(STAMP) lint browser
+# lint comes first, so a finding stops the run before pytest; numba's warm-up (set-up, one core)
+# runs beside it (mypy takes the other), then the browser check.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint warm
+	$(MAKE) --no-print-directory browser
 	$(PY) -m pytest
 
 # Both read their rule sets from pyproject.toml (ruff: all of the tree; mypy: its `files`).
@@ -21,13 +25,21 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-install: $(STAMP) browser
+install: $(WARMED) browser
+
+# umap's and hdbscan's numba code compiled once (numba caches it on disk), so no test or first
+# mining run compiles it.
+warm: $(WARMED)
+
+$(WARMED): $(STAMP)
+	$(PY) -m mining.warm
+	touch $(WARMED)
 
 # The explorer's browser tests and bench/ui.py drive Debian's Chromium (never a downloaded build).
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver)
 
-bench: $(STAMP)
+bench: $(WARMED)
 	$(PY) -m bench --quick
 
 # torch comes from pip (its CPU build lies on this machine's disk, where only pip looks); the rest
@@ -40,7 +52,6 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PIP) install --upgrade pip
 	$(PIP) install -c constraints.txt torch==2.13.0 uv
 	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -c constraints.txt -e '.[dev]'
-	$(PY) -m mining.warm
 	touch $(STAMP)
 
 clean:
