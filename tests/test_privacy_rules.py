@@ -199,6 +199,8 @@ def test_wrong_check_digits_stay(masker: Masker, text: str) -> None:
     ("use password xK9#mq2LpZ for the jenkins user", "use password [SECRET:password] for the jenkins user"),
     ("the wifi passphrase for the office is \"blue horse\".", "the wifi passphrase for the office is \"[SECRET:password]\"."),
     ("I changed the vpn password to 4iB0ru98foNA yesterday.", "I changed the vpn password to [SECRET:password] yesterday."),
+    ("PIN changed to 4821", "PIN changed to [SECRET:password]"),
+    ("the PIN is set to 7731", "the PIN is set to [SECRET:password]"),
 ])
 def test_secrets_said_in_prose_are_masked(masker: Masker, text: str, masked: str) -> None:
     assert masker.mask(text).text == masked
@@ -208,6 +210,7 @@ def test_secrets_said_in_prose_are_masked(masker: Masker, text: str, masked: str
     "the password is required", "the token is invalid or expired", "pw: see the team vault",
     "the key to the server room is at the front desk", "password reset links expire in 24 hours",
     "Primary key is (note_id, version)", "The token endpoint returned 500",
+    "pin it to 8080 so the proxy finds it", "Pin the release to 2024 until the fix lands", "pin node to 20",
 ])
 def test_prose_about_secrets_stays(masker: Masker, text: str) -> None:
     assert masker.mask(text).text == text

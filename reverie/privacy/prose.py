@@ -193,6 +193,15 @@ PIN_WORD = re.compile(
     r"|(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?)"
 )
 PIN_VALUE = re.compile(r"\d{4,12}#?")
+# "pin it to 8080", "Pin the release to 2024": "to" links a PIN only after a verb that sets one
+# ("PIN changed to 4821", "PIN is set to 7731"); otherwise "pin … to" is the verb (fix a version, a port).
+PINNED_TO = re.compile(r"(?i)(?<![^\W\d_])to[ \t]+$")
+SET_TO = re.compile(r"(?i)(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+$")
+
+
+def pinned_to(match: re.Match[str]) -> bool:
+    link = optional(match, "link") or optional(match, "qualified") or ""
+    return PINNED_TO.search(link) is not None and SET_TO.search(link) is None
 
 
 def prose_span(text: str, match: re.Match[str]) -> Span | None:
@@ -211,7 +220,8 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if not_a_value(value) or yaml_tag(text, match.start("v")):
         return None
     if PIN_VALUE.fullmatch(value):  # a PIN only after a word that names one, and a link
-        return match.span("v") if not bare and PIN_WORD.fullmatch(match.group("word")) is not None else None
+        named = not bare and PIN_WORD.fullmatch(match.group("word")) is not None
+        return match.span("v") if named and not pinned_to(match) else None
     if len(value) < 6:
         return None
     if optional(match, "link") is not None:
