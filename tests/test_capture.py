@@ -25,8 +25,9 @@ def _requests() -> list[CaptureRequest]:
     rows = load_corpus("dev") + load_corpus("heldout")
     events = [{"role": "user", "text": row["text"]} for row in rows]
     events.append({"role": "user", "text": f"nothing secret here {CONTROL}"})
-    return [CaptureRequest(agent_id="a1", session_id=f"s{i}", project="atlas", events=events[i:i + 50])
-            for i in range(0, len(events), 50)]
+    per = CaptureSettings().max_events_per_request  # the fewest appends (table versions) capture allows
+    return [CaptureRequest(agent_id="a1", session_id=f"s{i}", project="atlas", events=events[i:i + per])
+            for i in range(0, len(events), per)]
 
 
 def _bytes_under(folder: Path) -> bytes:
