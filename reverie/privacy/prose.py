@@ -105,7 +105,7 @@ PROSE_SECRET = re.compile(
     rf"(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<sp>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){3,7})(?=[.!]?[ \t]*(?:\r?\n|$))"
-    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$)))"
+    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)|,(?=[^\s,])){4,128}?))(?=[.,;)]*(?:\s|$|\")))"
 )
 
 
@@ -222,7 +222,7 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if PIN_VALUE.fullmatch(value):  # a PIN only after a word that names one, and a link
         named = not bare and PIN_WORD.fullmatch(match.group("word")) is not None
         return match.span("v") if named and not pinned_to(match) else None
-    if len(value) < 6:
+    if len(value) < 6 or ("," in value and not generated(value)):  # "a,b" may be a list, not a value
         return None
     if optional(match, "link") is not None:
         keep = reads_as_word(value) and not word_passphrase(value)

@@ -134,15 +134,24 @@ def word_and_number(value: str) -> bool:
 
 def code_reference(value: str) -> bool:
     """Code, not a value: ``settings.SECRET_KEY``, ``os.environ[…``, ``secrets.token_hex(16)``. A
-    dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``)
-    or mixed case with three digits or more (``WIEW2683.pfifferling``, ``iikz.GDFQ_1796``)."""
+    dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``),
+    mixed case with three digits or more (``WIEW2683.pfifferling``, ``iikz.GDFQ_1796``), or letters
+    whose case flips often and a digit (``xgUgDL.NzR8ABF``). Nor is a generated value with a bracket
+    it never closes (``jU7rJ(oh4ahkMr``, ``Thunder[falcon91``): a call or an index closes its own."""
     match = CODE_REFERENCE.match(value)
     if match is None:
         return False
-    if match.group(0).endswith(("(", "[")):
-        return True
     digits = sum(ch.isdigit() for ch in value)
-    return not (passphrase(value) or word_passphrase(value) or (random_like(value) and digits >= 3))
+    if match.group(0).endswith(("(", "[")):
+        return not (unclosed_bracket(value) and random_like(value))
+    return not (passphrase(value) or word_passphrase(value) or (random_like(value) and digits >= 3)
+                or (case_noise(value) and digits >= 1))
+
+
+def unclosed_bracket(value: str) -> bool:
+    """More ``(`` or ``[`` than the brackets that close them, with characters after the last one."""
+    opened = value.count("(") > value.count(")") or value.count("[") > value.count("]")
+    return opened and not value.endswith(("(", "["))
 
 
 def generated(value: str) -> bool:
