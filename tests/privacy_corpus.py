@@ -57,7 +57,7 @@ PII_KINDS = frozenset({
     "aadhaar", "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer",
     "fi_hetu", "dk_cpr", "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "za_id", "ro_cnp",
     "cn_ric", "in_pan", "kr_rrn", "jp_my_number", "sg_nric", "ie_ppsn", "tr_tckn", "il_tz", "ar_cuit", "ee_ik",
-    "hk_hkid",
+    "hk_hkid", "bg_egn", "hr_oib", "is_kennitala", "cz_rc",
 })
 Half = Literal["dev", "heldout"]
 
@@ -71,7 +71,8 @@ class CorpusRow(TypedDict):
 def load_corpus(half: Half) -> list[CorpusRow]:
     """The rows of one half, in file order: the original rows, then their extensions'."""
     rows: list[CorpusRow] = []
-    suffixes = ("", "_world", "_world2", "_world3", "_world4", "_world5", "_world6", "_world7", "_world8", "_world9")
+    suffixes = ("", "_world", "_world2", "_world3", "_world4", "_world5", "_world6", "_world7", "_world8", "_world9",
+                "_world10")
     for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in suffixes):
         if path.exists():
             with path.open(encoding="utf-8") as fh:

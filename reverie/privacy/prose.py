@@ -39,6 +39,7 @@ from reverie.privacy.values import (
     in_arn,
     word_and_number,
     word_passphrase,
+    words_and_number,
     yaml_tag,
 )
 
@@ -49,13 +50,15 @@ from reverie.privacy.values import (
 # "συνθηματικό", Catalan "contrasenya", European Portuguese "palavra-passe", Spanish "clave", Swahili
 # "nenosiri", Malay "kata laluan", Danish/Norwegian "koden" (the code); Hungarian "jelszó" with its
 # possessives ("jelszava"), Hebrew "סיסמה" with a prefixed article or preposition ("הסיסמה");
-# abbreviations: French "mdp" (mot de passe), Spanish "contra" (contraseña).
+# abbreviations: French "mdp" (mot de passe), Spanish "contra" (contraseña); Swedish "lösen" (short for
+# lösenord), Icelandic "lykilorð" (with its article, "lykilorðið"), Bulgarian "парола" ("паролата"),
+# Lithuanian "slaptažodis", Persian "رمز عبور", French "code d'accès" (access code).
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|mdp|contrase[ñn]a|contrasenya|contra|wachtwoord|senha|"
     r"palavra-passe|clave|nenosiri|kata laluan|koden|"
     r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
-    r"l[öo]senord(?:et)?|passord(?:et)?|"
-    r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|"
+    r"l[öo]sen(?:ord(?:et)?)?|passord(?:et)?|lykilor[ðd](?:i[ðd])?|slapta[žz]od(?:is|[įi])|رمز[ \t]+عبور|code[ \t]+d['’]acc[èe]s|"
+    r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|парола(?:та)?|κωδικός|συνθηματικ[όο]|"
     r"[הולשב]?סיסמ[הא]|كلمة المرور|"
     r"m[ậa]t kh[ẩa]u|kata sandi|"
     r"पासवर्ड|pass|pw|pwd|pin(?:-(?:code|kode|kod))?|code[ \t]+pin|puk|secret|"
@@ -64,9 +67,9 @@ CREDENTIAL_WORD = (
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
-# Swahili "ni", Malay "ialah", Portuguese "ficou" (became) …) in those languages, or ":".
+# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е" …) in those languages, or ":".
 COPULA = (r"(?:is|was|are|to|->|ist|lautet|war|est|c['’]est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni"
-          r"|ficou|là|है)")
+          r"|ficou|là|है|yra|е)")
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
@@ -109,12 +112,13 @@ PROSE_SECRET = re.compile(
 )
 
 
-# Japanese, Korean, Chinese: no space around the word; a particle or copula, or a colon, links.
+# Japanese, Korean, Chinese: no space around the word; a particle or copula (Cantonese 係), or a colon, links;
+# a space alone links a value that looks generated ("ユーザー名 asato／パスワード pAaG8&u…").
 # Thai writes what the password is for after the word, without spaces, then the copula "คือ"
 # ("รหัสผ่านเซิร์ฟเวอร์คือ X": the server's password is X).
 CJK_SECRET = re.compile(
     r"(?P<word>パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
-    r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=|คือ)[ \t]*)"
+    r"(?:(?P<link>[ \t]*(?:は|が|:|：|是|为|為|係|는|은|가|=|คือ)[ \t]*)|(?P<bare>[ \t]+))"
     r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
 )
@@ -181,7 +185,7 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or code_reference(value) or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or (code_reference(value) and not words_and_number(value)) or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
             or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
@@ -227,9 +231,9 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if optional(match, "link") is not None:
         keep = reads_as_word(value) and not word_passphrase(value)
     elif optional(match, "qualified") is not None:
-        keep = not (generated(value) or word_passphrase(value) or word_and_number(value))
+        keep = not (generated(value) or word_passphrase(value) or word_and_number(value) or words_and_number(value))
     else:
-        keep = not (generated(value) or word_passphrase(value))
+        keep = not (generated(value) or word_passphrase(value) or words_and_number(value))
     return None if keep else with_final_dot(text, match.span("v"))
 
 
@@ -263,7 +267,8 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
-                             "senord", "adgangskode", "kodeord", "parol", "geslo", "lozink", "пароль", "пароля",
+                             "senord", "adgangskode", "kodeord", "parol", "parool", "geslo", "lozink", "пароль", "пароля", "парола",
+                             "lösen", "losen", "lykilor", "slapta", "رمز", "d'acc", "d’acc",
                              "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
                              "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,

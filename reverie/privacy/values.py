@@ -132,6 +132,14 @@ def word_and_number(value: str) -> bool:
     return match is not None and match.group(1).lower() not in NOT_PASSPHRASE_WORDS
 
 
+def words_and_number(value: str) -> bool:
+    """A capitalised word, a symbol, a word and a number (``Pirate.maple7``, ``Velvet;tiger57``,
+    ``Sommer&shadow5``): how people join two words into a password a site accepts. Only where the
+    text already says the value is a password."""
+    match = re.fullmatch(r"([A-Z][a-z]{2,15})[^\w\s]([a-z]{3,15})\d{1,4}[!#$%&*?@.]?", value)
+    return match is not None and not {w.lower() for w in match.groups()} & NOT_PASSPHRASE_WORDS
+
+
 def code_reference(value: str) -> bool:
     """Code, not a value: ``settings.SECRET_KEY``, ``os.environ[…``, ``secrets.token_hex(16)``. A
     dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``),
