@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 import phonenumbers
 
 from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.calls import call_detectors
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
@@ -52,7 +53,7 @@ def rank(label: str) -> int:
 
 def secret_detectors() -> tuple[Detector, ...]:
     return (load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(),
-            *config_detectors(), *command_line_detectors(), *prose_secret_detectors())
+            *config_detectors(), *call_detectors(), *command_line_detectors(), *prose_secret_detectors())
 
 
 def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:

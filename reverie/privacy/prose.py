@@ -185,7 +185,8 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or (code_reference(value) and not words_and_number(value)) or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or (code_reference(value) and not words_and_number(value)) or "://" in value
+            or FILE_REFERENCE.fullmatch(value) is not None
             or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
@@ -267,8 +268,8 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
-                             "senord", "adgangskode", "kodeord", "parol", "parool", "geslo", "lozink", "пароль", "пароля", "парола",
-                             "lösen", "losen", "lykilor", "slapta", "رمز", "d'acc", "d’acc",
+                             "senord", "adgangskode", "kodeord", "parol", "parool", "geslo", "lozink", "пароль", "пароля",
+                             "парола", "lösen", "losen", "lykilor", "slapta", "رمز", "d'acc", "d’acc",
                              "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
                              "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
