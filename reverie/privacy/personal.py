@@ -85,7 +85,9 @@ PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
     r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|contact(?:o|e)?|contato|kontakt|contatto|κινητ[όο]|τηλ[έε]φωνο|τηλ|"
-    r"телефон|тел|моб"
+    r"телефон|тел|моб|sms|otp|on-call|"
+    # "call me", "reach me at", and the same in Danish, Norwegian and Swedish ("ring på", "nå meg på")
+    r"(?:call|reach|text|ring)[ \t]+me|ring[ \t]+(?:på|mig|meg|os|oss)|n[åa]r?[ \t]+(?:meg|mig)"
     # "my number" ("Mit nummer er …", "Moje číslo je …", "mi número es …")
     r"|(?:my|mein(?:e)?|mit|mitt|min|mijn|mon|mi|mio|il[ \t]+mio|meu|m[óo]j|moje|m[ée])[ \t]+"
     r"(?:number|nummer|numer|num[ée]ro|n[úu]mero|numero|[čc][íi]slo))(?![^\W\d_])|電話|电话|手机|手機|携帯|전화|휴대폰"
@@ -104,6 +106,13 @@ INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
 # A letter-and-digit group just before (``1Z 999 AA1 01 2345 6784``): the digits go on a longer code.
 CODE_GROUP_BEFORE = re.compile(r"(?<![^ \t\n])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+[ \t]$")
+# A date, day first or year first (``06.07.2023``, ``2025-12-21``): a German number with its trunk
+# zero may have the same digits, but not written so.
+DATE_SHAPE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])(?P<s>[./\-])(?:0?[1-9]|1[0-2])(?P=s)(?:19|20)\d{2}"
+                        r"|(?:19|20)\d{2}(?P<t>[./\-])(?:0?[1-9]|1[0-2])(?P=t)(?:0?[1-9]|[12]\d|3[01])")
+# Mexico's mobile "1" after +52, dropped from the numbering plan in 2019 (IFT, "Plan Técnico
+# Fundamental de Numeración", in force 3 August 2019) but still written: ``+52 1 33 1876 9260``.
+MEXICAN_MOBILE_ONE = re.compile(r"^\+52[ \-.]?1[ \-.]?(?=\d)")
 NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
 
 
@@ -135,9 +144,11 @@ class PhoneDetector:
             return False
         if candidate.count("(") != candidate.count(")"):
             return False
+        if DATE_SHAPE.fullmatch(candidate):
+            return False
         if candidate.startswith(("+", "00")):
             international = "+" + candidate[2:] if candidate.startswith("00") else candidate
-            return possible_number(international, None)
+            return possible_number(international, None) or possible_number(MEXICAN_MOBILE_ONE.sub("+52 ", international), None)
         if not phone_grouping(candidate):
             return False
         spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
