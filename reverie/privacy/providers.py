@@ -125,6 +125,9 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
      ("access-",)),
     # Honeycomb ingest keys "hcaik_"/"hcxik_" (docs.honeycomb.io, "API keys").
     ("honeycomb_key", re.compile(r"\bhc[ax]ik_[a-z0-9]{58}\b"), ("ik_",)),
+    # Google API keys "AIza" and 35 characters (cloud.google.com, "Manage API keys"), also inside a URL's
+    # query (``maps/api/js?key=AIza…&callback=…``), where gitleaks wants a quote or a space after.
+    ("google_api_key", re.compile(r"(?<![\w\-])AIza[\w\-]{35}(?![\w\-])"), ("aiza",)),
     # Resend API keys "re_" id "_" secret (resend.com/docs, "API keys").
     ("resend_key", re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"), ("re_",)),
     # Langfuse secret keys "sk-lf-<uuid>" (langfuse.com/docs, "API keys").
@@ -188,6 +191,16 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
 # 40 hex; ``wandb login`` writes it to ~/.netrc as the password of ``machine api.wandb.ai``, W&B docs,
 # "wandb login"), Okta API tokens (sent as "SSWS"); Azure shared access signatures ("sig=").
 NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    # Honeycomb configuration keys, 22 characters (32 for classic ones), under the names its docs and
+    # OpenTelemetry's exporter use (docs.honeycomb.io, "API keys"; "Send data with OpenTelemetry":
+    # ``OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=KEY"``, HONEYCOMB_API_KEY).
+    ("honeycomb_key",
+     re.compile(r"(?i)\b(?:x-honeycomb-team|honeycomb_(?:api_?key|writekey))[\"']?[ \t]*[:=][ \t]*[\"']?"
+                r"(?P<v>[A-Za-z0-9]{32}|[A-Za-z0-9]{22})\b"),
+     ("honeycomb",)),
+    # Cloudflare's Global API Key, 37 hex (developers.cloudflare.com, "Get Global API key"), in a text
+    # that names Cloudflare, with no name beside it (given in chat: "the Cloudflare creds? — 7d22…").
+    ("cloudflare_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{37})(?![\w\-])"), ("cloudflare",)),
     ("cloudflare_key",
      re.compile(r"(?i)\b(?:x-auth-key|(?:cf|cloudflare)_api_key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{37})\b"),
      ("x-auth-key", "cf_api_key", "cloudflare_api_key")),
