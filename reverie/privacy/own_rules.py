@@ -265,7 +265,12 @@ def bearer_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def credentials_span(text: str, match: re.Match[str]) -> Span | None:
-    return match.span("v") if literal_secret(match.group("pw")) else None
+    """``user:password``, both; but where the user is an e-mail address (Atlassian's API tokens go with
+    the account's address: ``curl -u me@example.com:ATATT…``) the password alone, so that the address
+    is masked as the e-mail it is."""
+    if not literal_secret(match.group("pw")):
+        return None
+    return match.span("pw") if "@" in text[match.start("v"):match.start("pw")] else match.span("v")
 
 
 def assignment_span(text: str, match: re.Match[str]) -> Span | None:

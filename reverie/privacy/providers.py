@@ -294,6 +294,9 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("tencent_key",
      re.compile(r"(?is)\bAKID[A-Za-z0-9]{32}\b.{0,120}?\bsecret_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"),
      ("akid",)),
+    # Alibaba Cloud AccessKey ids of 16 to 23 characters, older than gitleaks' 24, in a text that names
+    # Alibaba Cloud (alibabacloud.com, "Create an AccessKey pair"; ``ALICLOUD_ACCESS_KEY``).
+    ("alibaba_key", re.compile(r"(?<![\w\-])(?P<v>LTAI[A-Za-z0-9]{12,19})(?![\w\-])"), ("alibaba", "alicloud", "aliyun")),
     ("alibaba_key",
      re.compile(r"(?is)\bLTAI[A-Za-z0-9]{12,30}\b.{0,120}?\b(?:access[_\-]?key[_\-]?secret|secret[_\-]?key)[\"']?"
                 r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?(?P<v>[A-Za-z0-9]{30})\b"),
