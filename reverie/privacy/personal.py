@@ -88,6 +88,8 @@ PHONE_WORDS = re.compile(
     r"телефон|тел|моб|sms|otp|on-call|"
     # "call me", "reach me at", and the same in Danish, Norwegian and Swedish ("ring på", "nå meg på")
     r"(?:call|reach|text|ring)[ \t]+me|ring[ \t]+(?:på|mig|meg|os|oss)|n[åa]r?[ \t]+(?:meg|mig)"
+    # Icelandic "sími" (phone, "í síma"), "hringdu" (call); Lithuanian "skambinkite" (call)
+    r"|s[íi]m(?:a|i|anúmer)|hringdu|skambink\w*"
     # "my number" ("Mit nummer er …", "Moje číslo je …", "mi número es …")
     r"|(?:my|mein(?:e)?|mit|mitt|min|mijn|mon|mi|mio|il[ \t]+mio|meu|m[óo]j|moje|m[ée])[ \t]+"
     r"(?:number|nummer|numer|num[ée]ro|n[úu]mero|numero|[čc][íi]slo))(?![^\W\d_])|電話|电话|手机|手機|携帯|전화|휴대폰"
@@ -170,6 +172,8 @@ class PhoneDetector:
             return len(digits) - len(prefix) in national_lengths(region) and valid_number(candidate, region)
         if spoken_of:  # any grouping of a valid number, eight digits or more (Denmark, Norway)
             grouped = re.search(r"\d\D+\d", candidate) is not None
+            if len(digits) == 7:  # seven only grouped as the region writes them (Iceland's "641 1969"),
+                return written_as_the_region_groups(candidate, digits, region)  # of a length it dials
             return (len(digits) >= 8 and len(digits) in national_lengths(region)
                     and (grouped or (len(digits) >= 9 and close)) and valid_number(candidate, region))
         if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
@@ -235,6 +239,13 @@ def grouped_as_the_region_writes(candidate: str, digits: str, region: str) -> bo
     groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
     # Without a trunk prefix the digits written are the national significant number.
     return len(groups) > 1 and groups in set(format_groups(digits, region)) and valid_number(candidate, region)
+
+
+def written_as_the_region_groups(candidate: str, digits: str, region: str) -> bool:
+    """Grouped as one of the region's trunk-less formats and of a length its plan has: what a line
+    that speaks of phones may hold though the range is not (yet) one libphonenumber lists."""
+    groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
+    return len(groups) > 1 and groups in set(format_groups(digits, region)) and possible_number(candidate, region)
 
 
 def format_groups(significant: str, region: str) -> Iterator[tuple[int, ...]]:
