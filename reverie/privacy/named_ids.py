@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from reverie.privacy.findings import Finding
 from reverie.privacy.personal import CJK, TABLE_SEPARATORS, column_header
+from reverie.privacy.records import sql_fields
 
 Check = Callable[[str], bool]
 
@@ -76,11 +77,6 @@ class HeadedColumn:
 
 # A field that names a national identifier without saying which.
 ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entity)?(?:[ \-]?(?:number|no|code))?")
-# SQL's INSERT (ISO/IEC 9075-2, "<insert statement>"): the column list, then VALUES and rows of
-# literals; a string literal doubles its quotes.
-SQL_INSERT = re.compile(r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\((?P<columns>[^()]{1,400})\)\s*values\s*")
-SQL_ROW = re.compile(r"\s*,?\s*\((?P<row>(?:'(?:[^'\n]|'')*'|[^()'\n])*)\)")
-SQL_LITERAL = re.compile(r"'(?P<q>(?:[^'\n]|'')*)'|(?P<n>[^,\s()']+)")
 # A record of an identifier's type and its value, in JSON.
 TYPED_VALUE = re.compile(r'"(?:type|id_type|document_type|kind)"[ \t]*:[ \t]*"(?P<t>[^"\n]{1,48})"\s*,\s*'
                          r'"(?:value|number|id_number)"[ \t]*:[ \t]*"(?P<v>[^"\n]{4,40})"')
@@ -106,19 +102,6 @@ class FieldNamed:
             if (anything or named_id.header.fullmatch(name)) and named_id.value.fullmatch(value) and check(value):
                 return label
         return None
-
-
-def sql_fields(text: str) -> Iterator[tuple[str, str, int]]:
-    """(column, literal, offset) for every literal of every row an INSERT names the columns of."""
-    for insert in SQL_INSERT.finditer(text):
-        columns = insert.group("columns").split(",")
-        position = insert.end()
-        while (row := SQL_ROW.match(text, position)) is not None:
-            literals = SQL_LITERAL.finditer(text, row.start("row"), row.end("row"))
-            for column, literal in zip(columns, literals, strict=False):
-                group = "q" if literal.group("q") is not None else "n"
-                yield column, literal.group(group), literal.start(group)
-            position = row.end()
 
 
 def typed_fields(text: str) -> Iterator[tuple[str, str, int]]:

@@ -13,6 +13,7 @@ from stdnum import iban as stdnum_iban
 from stdnum import luhn
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
+from reverie.privacy.records import sql_column
 
 # RFC 5322 addresses, with RFC 6531's non-ASCII local parts and domains (``zoë.dubois@…``), and the
 # "@" percent-encoded as in a URL's query (RFC 3986 section 2.1: ``email=mei.okafor%40proton.me``).
@@ -134,7 +135,9 @@ class PhoneDetector:
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
-            said = f"{column_header(text, start)} {before}"  # a table's header speaks for its rows
+            header = column_header(text, start) or sql_column(text, start)
+            # a table's header speaks for its rows; a header that names phones, as if just before the cell
+            said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
             if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
                     and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
