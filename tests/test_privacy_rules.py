@@ -1132,6 +1132,14 @@ def test_dates_and_phone_near_misses_of_the_tenth_extension_stay(masker: Masker,
     assert masker.mask(text).text == text
 
 
+@pytest.mark.parametrize(("text", "masked"), [
+    ("DB_PASSWORD==Harbor4199+\nCACHE_TTL=300", "DB_PASSWORD=[SECRET:password]\nCACHE_TTL=300"),  # a value starting "="
+    ("login is ci-bot, password jPsx0pY:Zv&13$.:l — same as", "login is ci-bot, password [SECRET:password] — same as"),
+])
+def test_a_password_is_one_placeholder_whatever_it_starts_or_holds(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
 def test_a_date_beside_a_phone_is_not_a_phone(masker: Masker) -> None:
     text = "INSERT INTO t (phone, start_date) VALUES ('+385 98 826 5824', '2025-12-21');"
     assert masker.mask(text).text == "INSERT INTO t (phone, start_date) VALUES ('[PII:phone]', '2025-12-21');"

@@ -124,6 +124,8 @@ def assignment(keyword: str) -> re.Pattern[str]:
 
 
 ASSIGNMENT = assignment(SECRET_KEYWORD)
+# The start of a line of an env file, before its key (a dotenv line, ``export KEY=…``, a Compose list item).
+ENV_LINE_START = re.compile(r"[ \t]*(?:export[ \t]+|-[ \t]+)?")
 WORLD_ASSIGNMENT = assignment(WORLD_PASSWORD_WORD)
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
@@ -287,7 +289,12 @@ def assignment_span(text: str, match: re.Match[str]) -> Span | None:
     if yaml_tag(text, start):
         return None
     passphrase = PASSWORD_NAME.search(key) is not None and literal_secret(value) and word_passphrase(value, 3)
-    return (start, start + len(value)) if passphrase or bare_secret(value, in_code=match.group("dash") is None) else None
+    if not (passphrase or bare_secret(value, in_code=match.group("dash") is None)):
+        return None
+    end = start + len(value)
+    if match.group("sep") == "==" and ENV_LINE_START.fullmatch(text[:match.start()].rsplit("\n", 1)[-1]):
+        start -= 1  # an env file's line splits at its first "=": ``DB_PASSWORD==Harbor4199+`` holds "=Harbor4199+"
+    return start, end
 
 
 def argument_span(text: str, match: re.Match[str]) -> Span | None:

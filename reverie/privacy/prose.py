@@ -68,7 +68,7 @@ CREDENTIAL_WORD = (
     r"(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?|"
     r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key|"
     # "try logging in with X": then only a generated value
-    r"log(?:ging|ged)?[ \t]?in[ \t]+with"
+    r"log(?:ging|ged)?[ \t]?in[ \t]+with(?=[ \t]+[^\s]*\d)"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
 # Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е" …) in those languages, or ":".
@@ -100,9 +100,10 @@ LINK = (
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
 # A word may end a clause ("geändert, neu: X", "del servidor? — ya, es X"), a dash may stand between
 # them, and an aside in parentheses counts as one word ("password (they sent it!) is X").
-# A word of eight characters or more with both cases and a digit, or a run of four digits or more, is
-# the value, not what it is for ("passord IquTAn0VBlh3 — bytt det", "passcode 479020 to finish").
-KEYLIKE_WORD = r"(?=[\w.@/'’\-]*[a-z])(?=[\w.@/'’\-]*[A-Z])(?=[\w.@/'’\-]*\d)[\w.@/'’\-]{8,}(?![\w.@/'’\-])"
+# A word of six characters or more with both cases and a digit, or a run of four digits or more, is
+# the value, not what it is for ("passord IquTAn0VBlh3 — bytt det", "password jPsx0pY:Zv&13$", "passcode
+# 479020 to finish").
+KEYLIKE_WORD = r"(?=[\w.@/'’\-]*[a-z])(?=[\w.@/'’\-]*[A-Z])(?=[\w.@/'’\-]*\d)[\w.@/'’\-]{6,}(?![\w.@/'’\-])"
 QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t]|{KEYLIKE_WORD}|\d{{4,}}[ \t])[\w.@/'’\-]+(?::\w+)?[,?!]?)"
 QUALIFIED_LINK = rf"(?:[ \t]+{QUALIFIED_WORD}){{1,8}}?" + WORDS_COPULA_LINK
 # A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
