@@ -44,7 +44,7 @@ class EmbeddingSettings(Section):
 PHONE_REGIONS = (
     "US", "CA", "GB", "IE", "DE", "AT", "CH", "FR", "BE", "NL", "ES", "PT", "IT", "PL", "CZ", "SE", "NO",
     "DK", "FI", "GR", "BR", "MX", "AR", "JP", "KR", "CN", "IN", "SG", "HK", "PH", "ID", "AU", "NZ", "ZA", "NG",
-    "KE", "EG", "IL", "AE", "TR", "RU",
+    "KE", "EG", "IL", "AE", "TR", "RU", "LT", "IS",
 )
 
 

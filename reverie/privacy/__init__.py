@@ -21,9 +21,13 @@ What is found, and by what (one module each):
   IOS' ``secret 0``, HAProxy's ``stats auth``, Wi-Fi QR codes, PgBouncer's auth file, a CSV column
   headed "Password", ``NetworkCredential``, ``ConvertTo-SecureString``, ``setPassword("…")``),
   BitLocker recovery passwords and 2FA backup codes;
+- ``calls``: passwords handed to an API by position (``server.login("user", "…")``, requests'
+  ``auth=(user, password)``, ``mysqli_connect``, ``Net::SMTP.start``) or as the default of a
+  secret-named environment variable (``env('DB_PASSWORD', '…')``);
 - ``commands``: credentials on command lines (``curl -u``, ``mysql -p``, ``sqlcmd -P``, ``htpasswd -b``,
   ``--token``, a password piped or given as a here-string to ``sudo -S``, ``passwd --stdin``,
-  ``chpasswd`` or ``gpg --passphrase-fd 0``, smbclient's ``-U user%password``);
+  ``chpasswd`` or ``gpg --passphrase-fd 0``, smbclient's ``-U user%password``, 7-Zip's ``-p``, ``net user NAME PASSWORD``,
+  Git's password prompt, a printed OpenVPN credentials file);
 - ``prose``: secrets said in prose ("the root password is X", "pw X", "X as the password", a PIN or
   a door code after a word that names it, a generated value in reply to a request for a password);
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
@@ -35,8 +39,9 @@ What is found, and by what (one module each):
   number, Portuguese NIF, Chilean RUT, Mexican CURP, Norwegian fødselsnummer, Swiss AHV, Australian
   TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore
   NRIC/FIN, Turkish T.C. Kimlik No, Israeli Mispar Zehut, Argentine CUIT/CUIL, Estonian isikukood,
-  Hong Kong identity card number) by shape and checksum, the weak ones after a word naming them (or under a table column
-  it heads).
+  Hong Kong identity card number, Bulgarian EGN, Croatian OIB, Icelandic kennitala, Czech rodné
+  číslo) by shape and checksum, the weak ones after a word naming them (``named_ids``: or under a
+  table column, in an SQL INSERT's column or a typed JSON record the word names).
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

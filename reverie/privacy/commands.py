@@ -1,7 +1,8 @@
 """Credentials given on a command line: as an option's value (curl's ``-u``, mysql's ``-p``,
 sshpass, registry logins, redis-cli, rabbitmqctl, ``net use``, sqlcmd, mosquitto, the OpenLDAP
-clients, lftp, a ``--token``), as an argument (``htpasswd -b``, ``openssl passwd``, sqlplus's
-``user/password@db``), or fed to a command that reads a password from its standard input
+clients, lftp, a ``--token``, 7-Zip's ``-p``), as an argument (``htpasswd -b``, ``openssl passwd``,
+sqlplus's ``user/password@db``, ``net user NAME PASSWORD``), typed at Git's password prompt, printed
+from an OpenVPN credentials file, or fed to a command that reads a password from its standard input
 (``sudo -S``, ``passwd --stdin``, ``chpasswd``, ``gpg --passphrase-fd 0``, a registry login's
 ``--password-stdin``), through a pipe or a here-string. Each pattern names the command's documentation.
 """
@@ -115,6 +116,21 @@ def htpasswd_span(text: str, match: re.Match[str]) -> Span | None:
     return quoted_or_literal(text, match) if "b" in flags and len(match.group("arguments").split()) == before else None
 
 
+# 7-Zip's ``-p{Password}`` switch, the password straight after it (7-zip.org, "-p (set Password)
+# switch"; a bare ``-p`` prompts).
+SEVEN_ZIP_PASSWORD = re.compile(
+    r"\b7z[a-z]?(?:\.exe)?[ \t]+[^\n]*?[ \t]-p(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
+)
+# Windows' ``net user NAME PASSWORD [/add]`` (learn.microsoft.com, "Net user"; ``*`` prompts).
+NET_USER_PASSWORD = re.compile(r"(?i)\bnet[ \t]+user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+)[ \t]+(?P<v>[^\s/*\"][^\s]*)")
+# Git's password prompt with the answer on its line (git-scm.com, "gitcredentials": "Password for
+# 'https://user@host': "), as a terminal transcript shows it.
+GIT_PASSWORD_PROMPT = re.compile(r"(?m)^Password for '[^'\n]+':[ \t]*(?P<v>\S+)[ \t]*$")
+# An OpenVPN ``--auth-user-pass`` file printed: the username on its first line, the password on the
+# second (OpenVPN reference manual, "--auth-user-pass").
+OPENVPN_AUTH_FILE = re.compile(r"\bcat[ \t]+\S*openvpn\S*\n[^\s]{1,64}\n(?P<v>\S{4,128})(?=\n|$)")
+
+
 def command_line_detectors() -> tuple[Detector, ...]:
     def password(pattern: re.Pattern[str], triggers: tuple[str, ...], locate: Locate = quoted_or_literal) -> PatternDetector:
         return PatternDetector("SECRET", "password", pattern, triggers, locate)
@@ -134,5 +150,9 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(HTPASSWD_BATCH, ("htpasswd",), htpasswd_span),
         password(OPENSSL_PASSWD, ("openssl",)),
         password(ORACLE_LOGON, ("sqlplus", "sqlldr", "expdp", "impdp"), literal_value),
+        password(SEVEN_ZIP_PASSWORD, ("7z",)),
+        password(NET_USER_PASSWORD, ("net user",), literal_value),
+        password(GIT_PASSWORD_PROMPT, ("password for '",), literal_value),
+        password(OPENVPN_AUTH_FILE, ("openvpn",), literal_value),
         PatternDetector("SECRET", "bearer_token", TOKEN_OPTION, ("token",), bearer_span),
     )

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 import phonenumbers
 
 from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.calls import call_detectors
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
@@ -34,6 +35,7 @@ PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "card_number", "ssn",
             "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu",
             "dk_cpr", "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id",
             "jp_my_number", "aadhaar", "sg_nric", "ie_ppsn", "tr_tckn", "il_tz", "ar_cuit", "ee_ik", "hk_hkid", "in_pan",
+            "bg_egn", "hr_oib", "is_kennitala", "cz_rc",
             "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
@@ -51,7 +53,7 @@ def rank(label: str) -> int:
 
 def secret_detectors() -> tuple[Detector, ...]:
     return (load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(),
-            *config_detectors(), *command_line_detectors(), *prose_secret_detectors())
+            *config_detectors(), *call_detectors(), *command_line_detectors(), *prose_secret_detectors())
 
 
 def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:

@@ -22,27 +22,31 @@ and the Mexican CURP count alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from stdnum import luhn
 from stdnum.ar import cuit
 from stdnum.au import tfn
 from stdnum.be import nn
+from stdnum.bg import egn
 from stdnum.br import cpf
 from stdnum.ca import sin
 from stdnum.ch import ssn as ahv
 from stdnum.cl import rut
 from stdnum.cn import ric
+from stdnum.cz import rc
 from stdnum.de import idnr
 from stdnum.dk import cpr
 from stdnum.ee import ik
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
+from stdnum.hr import oib
 from stdnum.ie import pps
 from stdnum.il import idnr as il_idnr
 from stdnum.in_ import aadhaar, pan
+from stdnum.is_ import kennitala
+from stdnum.iso7064 import mod_11_2
 from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
 from stdnum.kr import rrn
@@ -57,10 +61,10 @@ from stdnum.tr import tckimlik
 from stdnum.us import ssn
 from stdnum.za import idnr as za_idnr
 
-from reverie.privacy.findings import Detector, Finding, Gated, PatternDetector, Span, value_group
-from reverie.privacy.personal import PHONE_WORDS, TABLE_SEPARATORS, column_header, line_before
+from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
+from reverie.privacy.named_ids import Check, FieldNamed, HeadedColumn, Named, named
+from reverie.privacy.personal import PHONE_WORDS, line_before
 
-Check = Callable[[str], bool]
 PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
 # Not the end of a longer group of digits, nor after "+" (an international phone number: a
 # national identifier is never written with a leading "+").
@@ -108,10 +112,6 @@ CODICE_FISCALE = re.compile(
 # Dutch BSN (Rijksoverheid, "Burgerservicenummer"; eleven-test): nine digits, printed 1234.56.782
 # on identity documents; bare digits after a word naming it.
 BSN_PRINTED = re.compile(NOT_A_TAIL + r"\d{4}\.\d{2}\.\d{3}(?![\w\-]|\.\d)")
-BSN_NAMED = re.compile(
-    r"(?i)\b(?:bsn|burgerservicenummer|sofi-?nummer)\b[^\d\n]{0,24}?"
-    r"(?<![\d.\-])(?P<v>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3} \d{3} \d{3})(?![\w\-]|\.\d)"
-)
 # Brazilian CPF (Receita Federal, "Cadastro de Pessoas Físicas"; two mod-11 check digits): printed
 # 123.456.789-09; bare digits after a word naming it.
 CPF_PRINTED = re.compile(NOT_A_TAIL + r"\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w\-]|\.\d)")
@@ -121,51 +121,6 @@ CPF_NAMED = re.compile(
 )
 
 
-
-
-@dataclass(frozen=True)
-class Named:
-    """An identifier that counts only where a word names it: ``pattern`` finds the value (group
-    ``v``) after the word, ``noted`` the value with the word in a comment or an aside after it
-    (``tax_id = "375884165"  # PT NIF``), ``value`` the value alone, ``header`` a table column's
-    header that is the word (``PESEL``, ``nric``, ``PPS No.``)."""
-
-    pattern: re.Pattern[str]
-    noted: re.Pattern[str]
-    value: re.Pattern[str]
-    header: re.Pattern[str]
-
-
-def named(words: str, value: str) -> Named:
-    """``value`` after a word that names the identifier, with at most 24 characters, none a digit,
-    between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without spaces may follow
-    (``マイナンバーは271828180049です``), but no ASCII letter or digit."""
-    alone = rf"(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
-    return Named(
-        re.compile(rf"(?i)(?<![^\W\d_])(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
-                   r"(?![0-9A-Za-z_\-]|\.\d)"),
-        re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
-        re.compile(rf"(?i){alone}"),
-        re.compile(rf"(?i)(?:{words})(?:[ \t_.\-]*(?:no|nr|number|#)\.?)?"),
-    )
-
-
-@dataclass(frozen=True)
-class HeadedColumn:
-    """A named identifier in a table (CSV, TSV, Markdown) whose column header is its word."""
-
-    label: str
-    named: Named
-    check: Check
-    triggers: tuple[str, ...]
-
-    def find(self, text: str) -> Iterator[Finding]:
-        if not any(separator in text for separator in TABLE_SEPARATORS):
-            return
-        for match in self.named.value.finditer(text):
-            header = column_header(text, match.start()).strip(" \t\"'|")
-            if header and self.named.header.fullmatch(header) and self.check(match.group("v")):
-                yield Finding("PII", self.label, *match.span("v"))
 
 
 # Identifiers whose printed shape is distinctive and whose check is strong count alone:
@@ -195,7 +150,7 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # Danish CPR-nummer (CPR-kontoret): DDMMYY-SSSS, the date only.
     ("dk_cpr", named(r"cpr(?:-?n(?:umme)?r)?", r"\d{6}[\- ]?\d{4}"), lambda v: cpr.is_valid(v), ("cpr",)),
     # Norwegian fødselsnummer (Skatteetaten): DDMMYY and five digits, two mod-11 check digits.
-    ("no_fnr", named(r"f[øo]dselsnummer|f\.?nr|personnummer", r"\d{6} ?\d{5}"),
+    ("no_fnr", named(r"f[øo]dselsnummer(?:et)?|f\.?nr|personnummer", r"\d{6} ?\d{5}"),
      lambda v: fodselsnummer.is_valid(v), ("dselsnummer", "fnr", "f.nr", "personnummer")),
     # Belgian national register number, bare.
     ("be_nrn", named(r"rijksregister(?:nummer)?|num[ée]ro[ \t]+(?:de[ \t]+)?(?:registre[ \t]+)?national|registre[ \t]+national"
@@ -254,7 +209,7 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # Israeli identity number, Mispar Zehut (Population and Immigration Authority): nine digits, the
     # last a Luhn-style check digit; written 12345678-9 too. Named in Hebrew (מספר זהות, תעודת זהות,
     # ת"ז), in English, or in Arabic as the Israeli identity number (رقم الهوية الإسرائيلية).
-    ("il_tz", named(r"(?:מספר[ \t]+)?(?:תעודת[ \t]+)?זהות|ת[\"״.]ז\.?|teudat[ \t]+zehut|mispar[ \t]+zehut"
+    ("il_tz", named(r"(?:מספר[ \t]+)?(?:תעודת[ \t]+)?ה?זהות|ת[\"״.]ז\.?|teudat[ \t]+zehut|mispar[ \t]+zehut"
                     r"|israeli[ \t]+id(?:entity)?(?:[ \t]+(?:card|number|no))*|(?:رقم[ \t]+)?(?:ال)?هوية[ \t]+(?:ال)?إسرائيلية",
                     r"\d{9}|\d{8}-\d"),
      lambda v: il_idnr.is_valid(v), ("זהות", "ת\"ז", "ת״ז", "ת.ז", "zehut", "israeli", "إسرائيلية")),
@@ -266,15 +221,38 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # and century, YYMMDD, a serial, a check digit.
     ("ee_ik", named(r"isikukood\w*|(?:estonian[ \t]+)?personal[ \t]+(?:id(?:entification)?[ \t]+)?code", r"[1-6]\d{10}"),
      lambda v: ik.is_valid(v), ("isikukood", "personal code", "personal id code", "personal identification code")),
+    # Dutch BSN, bare (its printed shape counts alone, BSN_PRINTED).
+    ("nl_bsn", named(r"bsn|burgerservicenummer|sofi-?nummer", r"\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3} \d{3} \d{3}"),
+     lambda v: bsn.is_valid(v), ("bsn", "burgerservicenummer", "sofi")),
+    # Bulgarian EGN, ЕГН (Единен граждански номер; GRAO): YYMMDD (month +20 or +40 for other centuries),
+    # a serial, a weighted mod-11 check digit.
+    ("bg_egn", named(r"егн|egn|единен[ \t]+граждански[ \t]+номер", r"\d{10}"), lambda v: egn.is_valid(v),
+     ("егн", "egn", "граждански")),
+    # Croatian OIB, osobni identifikacijski broj (Porezna uprava): 11 digits, ISO 7064 MOD 11,10; persons
+    # and companies alike.
+    ("hr_oib", named(r"oib|osobni[ \t]+identifikacijski[ \t]+broj", r"\d{11}"), lambda v: oib.is_valid(v),
+     ("oib", "identifikacijski")),
+    # Icelandic kennitala (Þjóðskrá Íslands): DDMMYY, two digits, a mod-11 check digit, the century;
+    # written 120174-3399. "Kt." abbreviates it; "kennitalan" is its definite form.
+    ("is_kennitala", named(r"kennital\w*|kt\.?", r"\d{6}-?\d{4}"), lambda v: kennitala.is_valid(v),
+     ("kennital", "kt")),
+    # Czech and Slovak birth number, rodné číslo (Ministry of the Interior): YYMMDD (month +50 for
+    # women), "/", three or four digits; since 1954 the ten digits are divisible by 11.
+    ("cz_rc", named(r"rodn[éeý]\w*[ \t]+[čc][íi]sl\w*|r\.?[ \t]?č\.?", r"\d{6}/?\d{3,4}"), lambda v: rc.is_valid(v),
+     ("rodn", "rč", "r.č")),
+    # A Chinese resident identity number after a word naming it, where python-stdnum does not know
+    # the birthplace (its region table is not complete): the date and the ISO 7064 MOD 11-2 check.
+    ("cn_ric", named(r"(?:居民)?身份[证證](?:号码|號碼|号|號)?(?:是|係|为|為)?", r"\d{17}[\dXx]"),
+     lambda v: cn_ric_checked(v), ("身份证", "身份證")),
 )
 # Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
 # company …), four digits, a letter; no check digit, so only after a word that names it.
-IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
+IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)|पैन(?:[ \t]+(?:नंबर|कार्ड))?", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
 # Hong Kong identity card number (Immigration Department): one or two letters, six digits and a
 # check digit (0-9 or A), printed in parentheses, ``A123456(7)``; only after a word that names it
 # (HKID, 香港身份證). Six digits in a row: outside the seven-digit gate.
 HK_HKID = named(r"hkid|hkic|hong[ \t]+kong[ \t]+id(?:entity)?(?:[ \t]+card)?(?:[ \t]+(?:number|no))?"
-                r"|香港身份[證证](?:號碼|号码)?|身份[證证](?:號碼|号码)",
+                r"|(?:香港)?身份[證证](?:號碼|号码)?(?:係|是|為|为)?",
                 r"[A-Z]{1,2}\d{6}[ \t]?(?:\([0-9A]\)|[0-9A])")
 
 
@@ -322,6 +300,15 @@ def cn_ric_valid(value: str) -> bool:
         return False
 
 
+def cn_ric_checked(value: str) -> bool:
+    number = value.upper()
+    try:
+        ric.get_birth_date(number)
+    except ValueError:
+        return False
+    return mod_11_2.is_valid(number)
+
+
 def compact(value: str) -> str:
     return "".join(ch for ch in value if ch.isalnum()).upper()
 
@@ -336,9 +323,10 @@ def sin_valid(value: str) -> bool:
 
 
 # Every identifier but the NINO, the codice fiscale and the henkilötunnus (whose century sign since
-# 2000 is a letter, ``111005A503N``) has seven digits or more in a row, with at most one space, dot or
-# hyphen between two of them: text without such a run skips them all.
-SEVEN_DIGITS = re.compile(r"\d(?:[ .\-]?\d){6}")
+# 2000 is a letter, ``111005A503N``) has seven digits or more in a row, with at most one space, dot,
+# hyphen or slash (the Czech rodné číslo's, ``850908/6047``) between two of them: text without such a
+# run skips them all.
+SEVEN_DIGITS = re.compile(r"\d(?:[ .\-/]?\d){6}")
 
 
 def nino_valid(value: str) -> bool:
@@ -389,7 +377,8 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     numbers: tuple[Detector, ...] = (
         *(named_id(label, name.pattern, check, triggers) for label, name, check, triggers in NAMED_IDS),
         *(named_id(label, name.noted, check, triggers) for label, name, check, triggers in NAMED_IDS),
-        *(HeadedColumn(label, name, check, triggers) for label, name, check, triggers in NAMED_IDS),
+        *(HeadedColumn(label, name, check, (*triggers, *(t.replace(" ", "_") for t in triggers if " " in t)))
+          for label, name, check, triggers in NAMED_IDS),
         pii("be_nrn", BE_NRN_PRINTED, lambda v: nn.is_valid(v)),
         pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
         pii("ch_ahv", CH_AHV_PRINTED, lambda v: ahv.is_valid(v)),
@@ -402,7 +391,6 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("es_dni", DNI, lambda v: dni.is_valid(compact(v))),
         pii("es_nie", NIE, lambda v: nie.is_valid(compact(v))),
         pii("nl_bsn", BSN_PRINTED, lambda v: bsn.is_valid(v)),
-        named_id("nl_bsn", BSN_NAMED, lambda v: bsn.is_valid(v), ("bsn", "burgerservicenummer", "sofi")),
         pii("br_cpf", CPF_PRINTED, lambda v: cpf.is_valid(v)),
         named_id("br_cpf", CPF_NAMED, lambda v: cpf.is_valid(v), ("cpf", "cadastro")),
     )
@@ -412,8 +400,12 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("fi_hetu", FI_HETU, lambda v: hetu.is_valid(v)),
         pii("it_codice_fiscale", CODICE_FISCALE, lambda v: one_case(v) and codicefiscale.is_valid(v)),
         pii("mx_curp", MX_CURP, lambda v: curp.is_valid(v)),
-        PatternDetector("PII", "in_pan", IN_PAN.pattern, ("pan", "permanent account"),
+        PatternDetector("PII", "in_pan", IN_PAN.pattern, ("pan", "permanent account", "पैन"),
                         checked_value(lambda v: pan.is_valid(v))),
         PatternDetector("PII", "hk_hkid", HK_HKID.pattern, ("hkid", "hkic", "hong kong", "身份證", "身份证"),
                         checked_value(hk_hkid_valid)),
+        HeadedColumn("in_pan", IN_PAN, lambda v: pan.is_valid(v), ()),
+        HeadedColumn("hk_hkid", HK_HKID, hk_hkid_valid, ()),
+        FieldNamed((*((label, name, check) for label, name, check, _ in NAMED_IDS),
+                    ("in_pan", IN_PAN, lambda v: pan.is_valid(v)), ("hk_hkid", HK_HKID, hk_hkid_valid))),
     )

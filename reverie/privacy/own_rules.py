@@ -42,9 +42,11 @@ PRIVATE_KEY_BLOCK = re.compile(
 BASE64_PEM = re.compile(r"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
 # PuTTY's PPK file format (PuTTY manual, appendix C).
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?Private-MAC: [0-9a-fA-F]+", re.DOTALL)
-# AWS secret access keys: 40 base64 characters, found by their key name (AWS IAM user guide).
+# AWS secret access keys: 40 base64 characters, found by their key name (AWS IAM user guide), also
+# as ``aws configure`` prompts for it with the current value in brackets (AWS CLI user guide,
+# "Configuration basics": ``AWS Secret Access Key [None]: …``).
 AWS_SECRET = re.compile(
-    r"(?i)secret[_\-]?(?:access[_\-]?)?key[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
+    r"(?i)secret[_\- ]?(?:access[_\- ]?)?key(?:[ \t]+\[[^\]\n]{1,40}\])?[\"'`]?(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)[\"'`]?"
     r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
 # A 40-character secret under a plain "secret" name, beside an access key id (AKIA long-term,
@@ -63,8 +65,11 @@ NAMED_AWS_SECRET = re.compile(
 JOINED_AWS_SECRET = re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}[ \t]*[/:][ \t]*(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
 # The header name, then ":" or "=" (HTTP, code), or only spaces: the server configs that set the
 # header, nginx's ``proxy_set_header Authorization "Basic …"`` (nginx.org, ngx_http_proxy_module)
-# and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers).
-AUTHORIZATION = r"\b(?:proxy-)?authorization\b[\"'`]?(?:[ \t]*[:=][ \t]*|[ \t]+)[\"'`]?[ \t]*"
+# and Apache's ``RequestHeader set Authorization "Basic …"`` (httpd.apache.org, mod_headers); or a
+# header as a name/value record, as HAR files (HAR 1.2, "headers": ``{"name": …, "value": …}``) and
+# Postman collections (``{"key": …, "value": …}``) hold them.
+AUTHORIZATION = (r"\b(?:proxy-)?authorization\b[\"'`]?(?:[ \t]*[:=][ \t]*|[ \t]+|[ \t]*,\s{0,40}[\"']value[\"'][ \t]*:[ \t]*)"
+                 r"[\"'`]?[ \t]*")
 # RFC 6750 bearer tokens in Authorization headers.
 BEARER = re.compile(
     rf"(?i)(?:{AUTHORIZATION}(?:bearer|token)"
@@ -119,6 +124,8 @@ def assignment(keyword: str) -> re.Pattern[str]:
 
 
 ASSIGNMENT = assignment(SECRET_KEYWORD)
+# The start of a line of an env file, before its key (a dotenv line, ``export KEY=…``, a Compose list item).
+ENV_LINE_START = re.compile(r"[ \t]*(?:export[ \t]+|-[ \t]+)?")
 WORLD_ASSIGNMENT = assignment(WORLD_PASSWORD_WORD)
 # "login admin / PASSWORD", "user: admin / PASSWORD": a user name, a slash, then the password.
 LOGIN_SLASH_PASSWORD = re.compile(
@@ -260,7 +267,12 @@ def bearer_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def credentials_span(text: str, match: re.Match[str]) -> Span | None:
-    return match.span("v") if literal_secret(match.group("pw")) else None
+    """``user:password``, both; but where the user is an e-mail address (Atlassian's API tokens go with
+    the account's address: ``curl -u me@example.com:ATATT…``) the password alone, so that the address
+    is masked as the e-mail it is."""
+    if not literal_secret(match.group("pw")):
+        return None
+    return match.span("pw") if "@" in text[match.start("v"):match.start("pw")] else match.span("v")
 
 
 def assignment_span(text: str, match: re.Match[str]) -> Span | None:
@@ -277,7 +289,12 @@ def assignment_span(text: str, match: re.Match[str]) -> Span | None:
     if yaml_tag(text, start):
         return None
     passphrase = PASSWORD_NAME.search(key) is not None and literal_secret(value) and word_passphrase(value, 3)
-    return (start, start + len(value)) if passphrase or bare_secret(value, in_code=match.group("dash") is None) else None
+    if not (passphrase or bare_secret(value, in_code=match.group("dash") is None)):
+        return None
+    end = start + len(value)
+    if match.group("sep") == "==" and ENV_LINE_START.fullmatch(text[:match.start()].rsplit("\n", 1)[-1]):
+        start -= 1  # an env file's line splits at its first "=": ``DB_PASSWORD==Harbor4199+`` holds "=Harbor4199+"
+    return start, end
 
 
 def argument_span(text: str, match: re.Match[str]) -> Span | None:

@@ -13,6 +13,7 @@ from stdnum import iban as stdnum_iban
 from stdnum import luhn
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
+from reverie.privacy.records import sql_column
 
 # RFC 5322 addresses, with RFC 6531's non-ASCII local parts and domains (``zoë.dubois@…``), and the
 # "@" percent-encoded as in a URL's query (RFC 3986 section 2.1: ``email=mei.okafor%40proton.me``).
@@ -85,7 +86,11 @@ PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
     r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|contact(?:o|e)?|contato|kontakt|contatto|κινητ[όο]|τηλ[έε]φωνο|τηλ|"
-    r"телефон|тел|моб"
+    r"телефон|тел|моб|sms|otp|on-call|"
+    # "call me", "reach me at", and the same in Danish, Norwegian and Swedish ("ring på", "nå meg på")
+    r"(?:call|reach|text|ring)[ \t]+me|ring[ \t]+(?:på|mig|meg|os|oss)|n[åa]r?[ \t]+(?:meg|mig)"
+    # Icelandic "sími" (phone, "í síma"), "hringdu" (call); Lithuanian "skambinkite" (call)
+    r"|s[íi]m(?:a|i|anúmer)|hringdu|skambink\w*"
     # "my number" ("Mit nummer er …", "Moje číslo je …", "mi número es …")
     r"|(?:my|mein(?:e)?|mit|mitt|min|mijn|mon|mi|mio|il[ \t]+mio|meu|m[óo]j|moje|m[ée])[ \t]+"
     r"(?:number|nummer|numer|num[ée]ro|n[úu]mero|numero|[čc][íi]slo))(?![^\W\d_])|電話|电话|手机|手機|携帯|전화|휴대폰"
@@ -104,6 +109,13 @@ INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
 # A letter-and-digit group just before (``1Z 999 AA1 01 2345 6784``): the digits go on a longer code.
 CODE_GROUP_BEFORE = re.compile(r"(?<![^ \t\n])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+[ \t]$")
+# A date, day first or year first (``06.07.2023``, ``2025-12-21``): a German number with its trunk
+# zero may have the same digits, but not written so.
+DATE_SHAPE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])(?P<s>[./\-])(?:0?[1-9]|1[0-2])(?P=s)(?:19|20)\d{2}"
+                        r"|(?:19|20)\d{2}(?P<t>[./\-])(?:0?[1-9]|1[0-2])(?P=t)(?:0?[1-9]|[12]\d|3[01])")
+# Mexico's mobile "1" after +52, dropped from the numbering plan in 2019 (IFT, "Plan Técnico
+# Fundamental de Numeración", in force 3 August 2019) but still written: ``+52 1 33 1876 9260``.
+MEXICAN_MOBILE_ONE = re.compile(r"^\+52[ \-.]?1[ \-.]?(?=\d)")
 NANP_SHAPE = re.compile(r"(?:1[\-. ])?(?:\(\d{3}\)[ ]?\d{3}[\-. ]|\d{3}(?P<s>[\-. ])\d{3}(?P=s))\d{4}")
 
 
@@ -123,7 +135,9 @@ class PhoneDetector:
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
-            said = f"{column_header(text, start)} {before}"  # a table's header speaks for its rows
+            header = column_header(text, start) or sql_column(text, start)
+            # a table's header speaks for its rows; a header that names phones, as if just before the cell
+            said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
             if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
                     and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
@@ -135,9 +149,11 @@ class PhoneDetector:
             return False
         if candidate.count("(") != candidate.count(")"):
             return False
+        if DATE_SHAPE.fullmatch(candidate):
+            return False
         if candidate.startswith(("+", "00")):
             international = "+" + candidate[2:] if candidate.startswith("00") else candidate
-            return possible_number(international, None)
+            return possible_number(international, None) or possible_number(MEXICAN_MOBILE_ONE.sub("+52 ", international), None)
         if not phone_grouping(candidate):
             return False
         spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
@@ -159,6 +175,8 @@ class PhoneDetector:
             return len(digits) - len(prefix) in national_lengths(region) and valid_number(candidate, region)
         if spoken_of:  # any grouping of a valid number, eight digits or more (Denmark, Norway)
             grouped = re.search(r"\d\D+\d", candidate) is not None
+            if len(digits) == 7:  # seven only grouped as the region writes them (Iceland's "641 1969"),
+                return written_as_the_region_groups(candidate, digits, region)  # of a length it dials
             return (len(digits) >= 8 and len(digits) in national_lengths(region)
                     and (grouped or (len(digits) >= 9 and close)) and valid_number(candidate, region))
         if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
@@ -224,6 +242,13 @@ def grouped_as_the_region_writes(candidate: str, digits: str, region: str) -> bo
     groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
     # Without a trunk prefix the digits written are the national significant number.
     return len(groups) > 1 and groups in set(format_groups(digits, region)) and valid_number(candidate, region)
+
+
+def written_as_the_region_groups(candidate: str, digits: str, region: str) -> bool:
+    """Grouped as one of the region's trunk-less formats and of a length its plan has: what a line
+    that speaks of phones may hold though the range is not (yet) one libphonenumber lists."""
+    groups = tuple(len(g) for g in re.split(r"[ \-./()]+", candidate) if g)
+    return len(groups) > 1 and groups in set(format_groups(digits, region)) and possible_number(candidate, region)
 
 
 def format_groups(significant: str, region: str) -> Iterator[tuple[int, ...]]:

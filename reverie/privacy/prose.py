@@ -19,7 +19,9 @@ and spaces when they end the line), an aside in parentheses ("sent me their pass
 first ("takes X as the password"). After a word that names a PIN or a code keyed in ("PIN", "Code
 PIN", "passcode", "door code", 暗証番号) and a link, a run of four to twelve digits is the secret. In a
 conversation that asks for a password, a strongly generated value (both cases, digits and a symbol)
-within 200 characters after the word is one.
+within 200 characters after the word is one. Persian puts the copula after the value ("رمز عبور
+سرور X است"); login details may come as "user / password" ("Přihlašovací údaje: jan / X"); a
+one-time passcode of six to eight digits needs no link ("one-time passcode 479020").
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from reverie.privacy.values import (
     in_arn,
     word_and_number,
     word_passphrase,
+    words_and_number,
     yaml_tag,
 )
 
@@ -49,24 +52,28 @@ from reverie.privacy.values import (
 # "συνθηματικό", Catalan "contrasenya", European Portuguese "palavra-passe", Spanish "clave", Swahili
 # "nenosiri", Malay "kata laluan", Danish/Norwegian "koden" (the code); Hungarian "jelszó" with its
 # possessives ("jelszava"), Hebrew "סיסמה" with a prefixed article or preposition ("הסיסמה");
-# abbreviations: French "mdp" (mot de passe), Spanish "contra" (contraseña).
+# abbreviations: French "mdp" (mot de passe), Spanish "contra" (contraseña); Swedish "lösen" (short for
+# lösenord), Icelandic "lykilorð" (with its article, "lykilorðið"), Bulgarian "парола" ("паролата"),
+# Lithuanian "slaptažodis", Persian "رمز عبور", French "code d'accès" (access code).
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|mdp|contrase[ñn]a|contrasenya|contra|wachtwoord|senha|"
     r"palavra-passe|clave|nenosiri|kata laluan|koden|"
     r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
-    r"l[öo]senord(?:et)?|passord(?:et)?|"
-    r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|κωδικός|συνθηματικ[όο]|"
+    r"l[öo]sen(?:ord(?:et)?)?|passord(?:et)?|lykilor[ðd](?:i[ðd])?|slapta[žz]od(?:is|[įi])|رمز[ \t]+عبور|code[ \t]+d['’]acc[èe]s|"
+    r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|парола(?:та)?|κωδικός|συνθηματικ[όο]|"
     r"[הולשב]?סיסמ[הא]|كلمة المرور|"
     r"m[ậa]t kh[ẩa]u|kata sandi|"
     r"पासवर्ड|pass|pw|pwd|pin(?:-(?:code|kode|kod))?|code[ \t]+pin|puk|secret|"
     # a code that opens something, or a one-time code that stands in for a password
     r"(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?|"
-    r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key"
+    r"(?:api|access|auth|bearer)?[ _-]?token|(?:api|access|auth|secret|private)[ _-]?key|"
+    # "try logging in with X": then only a generated value
+    r"log(?:ging|ged)?[ \t]?in[ \t]+with(?=[ \t]+[^\s]*\d)"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
-# Swahili "ni", Malay "ialah", Portuguese "ficou" (became) …) in those languages, or ":".
+# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е" …) in those languages, or ":".
 COPULA = (r"(?:is|was|are|to|->|ist|lautet|war|est|c['’]est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni"
-          r"|ficou|là|है)")
+          r"|ficou|là|है|yra|е)")
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
@@ -75,8 +82,8 @@ COPULA_LINK = rf"(?:[ \t]+{COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*[:=][ \t]*)"
 # After words for what the secret is for, an "=" stuck to the last word is part of the value
 # ("salasana on LHybDC7X=LQY…"), not a link. There the Finnish and Estonian "on", the Arabic
 # "هي"/"هو" and the Hebrew "היא"/"הוא" are copulas too ("salasana testipalvelimelle on X",
-# "كلمة المرور لخادم الاختبار هي X").
-WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو|היא|הוא)"
+# "كلمة المرور لخادم الاختبار هي X"), and Brazilian Portuguese "pra" (to: "troquei a senha do banco pra X").
+WORDS_COPULA = rf"(?:{COPULA[3:-1]}|on|هي|هو|היא|הוא|pra)"
 WORDS_COPULA_LINK = rf"(?:[ \t]+{WORDS_COPULA}(?:[ \t]+{ADVERB})?[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]*)"
 # "for the X", "of Y" … in those languages, then a copula.
 LINK = (
@@ -93,7 +100,11 @@ LINK = (
 # must then look like a key, as after no link at all ("the password policy … is NIST-800-63B" stays).
 # A word may end a clause ("geändert, neu: X", "del servidor? — ya, es X"), a dash may stand between
 # them, and an aside in parentheses counts as one word ("password (they sent it!) is X").
-QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t])[\w.@/'’\-]+(?::\w+)?[,?!]?)"
+# A word of six characters or more with both cases and a digit, or a run of four digits or more, is
+# the value, not what it is for ("passord IquTAn0VBlh3 — bytt det", "password jPsx0pY:Zv&13$", "passcode
+# 479020 to finish").
+KEYLIKE_WORD = r"(?=[\w.@/'’\-]*[a-z])(?=[\w.@/'’\-]*[A-Z])(?=[\w.@/'’\-]*\d)[\w.@/'’\-]{6,}(?![\w.@/'’\-])"
+QUALIFIED_WORD = rf"(?:[—–]|\([^()\n]{{1,60}}\)|(?!{WORDS_COPULA}[ \t]|{KEYLIKE_WORD}|\d{{4,}}[ \t])[\w.@/'’\-]+(?::\w+)?[,?!]?)"
 QUALIFIED_LINK = rf"(?:[ \t]+{QUALIFIED_WORD}){{1,8}}?" + WORDS_COPULA_LINK
 # A compound may put what the secret is for before the word, with a hyphen ("WLAN-Passwort",
 # "Root-Kennwort", "Wi-Fi-password"). A value may be an aside in parentheses straight after the word
@@ -105,19 +116,36 @@ PROSE_SECRET = re.compile(
     rf"(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<sp>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){3,7})(?=[.!]?[ \t]*(?:\r?\n|$))"
-    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w+=|\s|$)|&(?!\w+=)){4,128}?))(?=[.,;)]*(?:\s|$)))"
+    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w{2,}=|\s|$)|&(?!\w+=)|,(?=[^\s,])){4,128}?))(?=[.,;)]*(?:\s|$|\")))"
 )
 
 
-# Japanese, Korean, Chinese: no space around the word; a particle or copula, or a colon, links.
+# Japanese, Korean, Chinese: no space around the word; a particle or copula (Cantonese 係), or a colon, links;
+# a space alone links a value that looks generated ("ユーザー名 asato／パスワード pAaG8&u…").
 # Thai writes what the password is for after the word, without spaces, then the copula "คือ"
 # ("รหัสผ่านเซิร์ฟเวอร์คือ X": the server's password is X).
 CJK_SECRET = re.compile(
     r"(?P<word>パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
-    r"(?P<link>[ \t]*(?:は|が|:|：|是|为|為|는|은|가|=|คือ)[ \t]*)"
+    r"(?:(?P<link>[ \t]*(?:は|が|:|：|是|为|為|係|는|은|가|=|คือ)[ \t]*)|(?P<bare>[ \t]+))"
     r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
 )
+
+
+# Persian puts the copula "است" after the value and what the password is for after the word, as an
+# ezafe ("رمز عبور سرور X است": the server's password is X); the value is the run of ASCII characters.
+PERSIAN_SECRET = re.compile(r"(?P<word>رمز(?:[ \t]+عبور)?)(?:[ \t]+[^\s!-~]+){0,4}[ \t]+(?P<v>[!-~]{4,128}?)[ \t]+(?:است|هست)")
+# Login details given as "user / password" after a word for them ("Přihlašovací údaje: jan / X",
+# "credentials: ops / X"): only a generated value.
+CREDENTIALS_PAIR = re.compile(
+    r"(?i)(?:credentials|login[ \t]+details|p[řr]ihla[šs]ovac[íi][ \t]+[úu]daje|zugangsdaten|identifiants|credenciales"
+    r"|credenziali|credenciais|dane[ \t]+logowania|inloggegevens)[ \t]*:[ \t]*[^\s/]{1,64}[ \t]*/[ \t]*(?P<v>\S{6,128})"
+)
+
+
+def generated_value(text: str, match: re.Match[str]) -> Span | None:
+    value = match.group("v")
+    return match.span("v") if generated(value) and not not_a_value(value) else None
 
 
 # The value before the word: "still takes X as the password", "use X as your passphrase". The word
@@ -181,7 +209,8 @@ def reads_as_word(value: str) -> bool:
 
 def not_a_value(value: str) -> bool:
     return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
-            or code_reference(value) or "://" in value or FILE_REFERENCE.fullmatch(value) is not None
+            or (code_reference(value) and not words_and_number(value)) or "://" in value
+            or FILE_REFERENCE.fullmatch(value) is not None
             or DATE.fullmatch(value) is not None
             or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
 
@@ -193,6 +222,10 @@ PIN_WORD = re.compile(
     r"|(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?)"
 )
 PIN_VALUE = re.compile(r"\d{4,12}#?")
+# A one-time passcode, six to eight digits (RFC 6238, "TOTP"; RFC 4226, "HOTP"), needs no link:
+# "Use one-time passcode 479020 to finish signing in".
+BARE_PIN_WORD = re.compile(r"(?i)pass[ \t]?code")
+OTP_VALUE = re.compile(r"\d{6,8}")
 # "pin it to 8080", "Pin the release to 2024": "to" links a PIN only after a verb that sets one
 # ("PIN changed to 4821", "PIN is set to 7731"); otherwise "pin … to" is the verb (fix a version, a port).
 PINNED_TO = re.compile(r"(?i)(?<![^\W\d_])to[ \t]+$")
@@ -220,16 +253,18 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     if not_a_value(value) or yaml_tag(text, match.start("v")):
         return None
     if PIN_VALUE.fullmatch(value):  # a PIN only after a word that names one, and a link
-        named = not bare and PIN_WORD.fullmatch(match.group("word")) is not None
+        word = match.group("word")
+        otp = BARE_PIN_WORD.fullmatch(word) is not None and OTP_VALUE.fullmatch(value) is not None
+        named = PIN_WORD.fullmatch(word) is not None and (not bare or otp)
         return match.span("v") if named and not pinned_to(match) else None
-    if len(value) < 6:
+    if len(value) < 6 or ("," in value and not generated(value)):  # "a,b" may be a list, not a value
         return None
     if optional(match, "link") is not None:
         keep = reads_as_word(value) and not word_passphrase(value)
     elif optional(match, "qualified") is not None:
-        keep = not (generated(value) or word_passphrase(value) or word_and_number(value))
+        keep = not (generated(value) or word_passphrase(value) or word_and_number(value) or words_and_number(value))
     else:
-        keep = not (generated(value) or word_passphrase(value))
+        keep = not (generated(value) or word_passphrase(value) or words_and_number(value))
     return None if keep else with_final_dot(text, match.span("v"))
 
 
@@ -263,10 +298,15 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
     return (PatternDetector("SECRET", "password", PROSE_SECRET,
                             ("pass", "pw", "pin", "secret", "token", "key", "kennwort", "contrase",
                              "wachtwoord", "senha", "ifre", "hasło", "hasła", "haslo", "hasla", "heslo", "jelsz", "salasana",
-                             "senord", "adgangskode", "kodeord", "parol", "geslo", "lozink", "пароль", "пароля",
+                             "senord", "adgangskode", "kodeord", "parol", "parool", "geslo", "lozink", "пароль", "пароля",
+                             "парола", "lösen", "losen", "lykilor", "slapta", "رمز", "d'acc", "d’acc",
                              "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
-                             "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code"), prose_span),
+                             "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code", "in with"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
                             ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"), prose_span),
             PatternDetector("SECRET", "password", REVERSED_SECRET, (" as ",), reversed_span),
+            PatternDetector("SECRET", "password", PERSIAN_SECRET, ("رمز",), generated_value),
+            PatternDetector("SECRET", "password", CREDENTIALS_PAIR, ("credentials", "details", "daje", "zugangsdaten",
+                                                                    "identifiants", "credencia", "credenziali",
+                                                                    "logowania", "inloggegevens"), generated_value),
             AskedPassword())

@@ -39,6 +39,13 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("figma_token", re.compile(r"\bfig[dou]_[A-Za-z0-9_\-]{36,}"), ("fig",)),
     # Supabase personal access tokens (supabase.com/docs, "Management API").
     ("supabase_token", re.compile(r"\bsbp_[a-f0-9]{40}\b"), ("sbp_",)),
+    # Supabase secret API keys "sb_secret_" (supabase.com/docs, "Understanding API keys", 2025).
+    ("supabase_token", re.compile(r"\bsb_secret_[A-Za-z0-9_\-]{20,}"), ("sb_secret_",)),
+    # Hugging Face user access tokens "hf_" and 34 characters (huggingface.co/docs/hub, "User access
+    # tokens"); gitleaks wants letters only, tokens with digits are as secret.
+    ("huggingface_token", re.compile(r"(?<![\w\-])hf_[A-Za-z0-9]{34}(?![\w\-])"), ("hf_",)),
+    # Typeform personal access tokens "tfp_" (typeform.com/developers, "Personal access token").
+    ("typeform_token", re.compile(r"\btfp_[A-Za-z0-9_\-]{40,}"), ("tfp_",)),
     # Groq API keys (console.groq.com/docs, "API keys").
     ("groq_key", re.compile(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
     # Replicate API tokens (replicate.com/docs, "Authentication").
@@ -54,9 +61,9 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("mapbox_token", re.compile(r"\bsk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{20,}"), ("sk.eyj",)),
     # 1Password service account tokens "ops_eyJ…" (developer.1password.com, "Service accounts").
     ("onepassword_token", re.compile(r"\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}"), ("ops_eyj",)),
-    # Dropbox short-lived access tokens "sl." (Dropbox OAuth guide); gitleaks wants exactly 135
-    # characters after "dropbox =".
-    ("dropbox_token", re.compile(r"\bsl\.[A-Za-z0-9_=\-]{120,}"), ("sl.",)),
+    # Dropbox short-lived access tokens "sl." (Dropbox OAuth guide), now "sl.u."; gitleaks wants exactly
+    # 135 characters after "dropbox =".
+    ("dropbox_token", re.compile(r"\bsl\.(?:u\.)?[A-Za-z0-9_=\-]{120,}"), ("sl.",)),
     # Notion internal integration secrets, "secret_" and 43 alphanumerics (before 2024's "ntn_").
     ("notion_token", re.compile(r"\bsecret_[A-Za-z0-9]{43}\b"), ("secret_",)),
     # Discord bot tokens: base64 of the bot's snowflake id ("M", "N" or "O" first), a 6-character
@@ -125,6 +132,9 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
      ("access-",)),
     # Honeycomb ingest keys "hcaik_"/"hcxik_" (docs.honeycomb.io, "API keys").
     ("honeycomb_key", re.compile(r"\bhc[ax]ik_[a-z0-9]{58}\b"), ("ik_",)),
+    # Google API keys "AIza" and 35 characters (cloud.google.com, "Manage API keys"), also inside a URL's
+    # query (``maps/api/js?key=AIza…&callback=…``), where gitleaks wants a quote or a space after.
+    ("google_api_key", re.compile(r"(?<![\w\-])AIza[\w\-]{35}(?![\w\-])"), ("aiza",)),
     # Resend API keys "re_" id "_" secret (resend.com/docs, "API keys").
     ("resend_key", re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"), ("re_",)),
     # Langfuse secret keys "sk-lf-<uuid>" (langfuse.com/docs, "API keys").
@@ -188,6 +198,16 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
 # 40 hex; ``wandb login`` writes it to ~/.netrc as the password of ``machine api.wandb.ai``, W&B docs,
 # "wandb login"), Okta API tokens (sent as "SSWS"); Azure shared access signatures ("sig=").
 NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    # Honeycomb configuration keys, 22 characters (32 for classic ones), under the names its docs and
+    # OpenTelemetry's exporter use (docs.honeycomb.io, "API keys"; "Send data with OpenTelemetry":
+    # ``OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=KEY"``, HONEYCOMB_API_KEY).
+    ("honeycomb_key",
+     re.compile(r"(?i)\b(?:x-honeycomb-team|honeycomb_(?:api_?key|writekey))[\"']?[ \t]*[:=][ \t]*[\"']?"
+                r"(?P<v>[A-Za-z0-9]{32}|[A-Za-z0-9]{22})\b"),
+     ("honeycomb",)),
+    # Cloudflare's Global API Key, 37 hex (developers.cloudflare.com, "Get Global API key"), in a text
+    # that names Cloudflare, with no name beside it (given in chat: "the Cloudflare creds? — 7d22…").
+    ("cloudflare_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{37})(?![\w\-])"), ("cloudflare",)),
     ("cloudflare_key",
      re.compile(r"(?i)\b(?:x-auth-key|(?:cf|cloudflare)_api_key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{37})\b"),
      ("x-auth-key", "cf_api_key", "cloudflare_api_key")),
@@ -206,10 +226,12 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("razorpay_key", re.compile(r"(?i)(?<![A-Za-z0-9])key_secret[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{24})\b"),
      ("razorpay",)),
     # Cloudflare API tokens: 40 characters (developers.cloudflare.com, "Create API token"), under
-    # an api_token name in a text that names Cloudflare (Terraform's provider block, wrangler).
+    # an api_token (or api_key) name in a text that names Cloudflare (Terraform's provider block,
+    # wrangler); the Global API Key is 37 hex, never 40 characters.
     # … also as a Terraform variable's default (``variable "cloudflare_api_token" { default = "…" }``).
     ("cloudflare_token",
-     re.compile(r"(?i)\b(?:cf_|cloudflare_)?api_?token[\"']?(?:[ \t]*[:=][ \t]*|[ \t]*\{[^{}]{0,200}?\bdefault[ \t]*=[ \t]*)"
+     re.compile(r"(?i)\b(?:cf_|cloudflare_)?api_?(?:token|key)[\"']?"
+                r"(?:[ \t]*[:=][ \t]*|[ \t]*\{[^{}]{0,200}?\bdefault[ \t]*=[ \t]*)"
                 r"[\"']?(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"),
      ("cloudflare",)),
     # ngrok authtokens: a digit, 26 alphanumerics, "_", 20-22 more (ngrok.com/docs, "ngrok config
@@ -263,6 +285,25 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # A bearer token sent to Cloudflare's API (developers.cloudflare.com, "Verify an API token":
     # ``curl https://api.cloudflare.com/client/v4/user/tokens/verify -H "Authorization: Bearer …"``).
     ("cloudflare_token", re.compile(r"(?i)\bBearer[ \t]+(?P<v>[A-Za-z0-9_\-]{40})(?![\w\-])"), ("api.cloudflare.com",)),
+    # … and to Cohere's (docs.cohere.com, "Authentication": ``Authorization: Bearer <40 characters>``).
+    ("cohere_key", re.compile(r"(?i)\bBearer[ \t]+(?P<v>[A-Za-z0-9]{40})(?![\w\-])"), ("api.cohere.com", "api.cohere.ai")),
+    # The secret half of a key pair after its id: Tencent Cloud's SecretKey (32) after an "AKID" SecretId
+    # (tencentcloud.com, "TCCLI configuration": ``secretId``/``secretKey``), Alibaba Cloud's AccessKey
+    # secret (30) after an "LTAI" AccessKey id (alibabacloud.com, "aliyun configure": ``--access-key-id``,
+    # ``--access-key-secret``).
+    ("tencent_key",
+     re.compile(r"(?is)\bAKID[A-Za-z0-9]{32}\b.{0,120}?\bsecret_?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"),
+     ("akid",)),
+    # Alibaba Cloud AccessKey ids of 16 to 23 characters, older than gitleaks' 24, in a text that names
+    # Alibaba Cloud (alibabacloud.com, "Create an AccessKey pair"; ``ALICLOUD_ACCESS_KEY``).
+    ("alibaba_key", re.compile(r"(?<![\w\-])(?P<v>LTAI[A-Za-z0-9]{12,19})(?![\w\-])"), ("alibaba", "alicloud", "aliyun")),
+    ("alibaba_key",
+     re.compile(r"(?is)\bLTAI[A-Za-z0-9]{12,30}\b.{0,120}?\b(?:access[_\-]?key[_\-]?secret|secret[_\-]?key)[\"']?"
+                r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?(?P<v>[A-Za-z0-9]{30})\b"),
+     ("ltai",)),
+    # Trello API tokens, 64 hex (developer.atlassian.com/cloud/trello, "API introduction"), in a text
+    # that names Trello.
+    ("trello_token", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{64})(?![\w\-])"), ("trello",)),
     # Mailgun's private API keys since 2023: 32 hex, "-", 8 hex, "-", 8 hex (documentation.mailgun.com,
     # "API keys"), in a text that names Mailgun.
     ("mailgun_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8})(?![\w\-])"), ("mailgun",)),
@@ -284,9 +325,10 @@ DATADOG_KEY = re.compile(
     r"(?P<v>[a-f0-9]{40}|[a-f0-9]{32})\b"
 )
 # Legacy Heroku API keys are UUIDs, printed by ``heroku auth:token`` (devcenter.heroku.com,
-# "Heroku CLI authentication"): a UUID on a line that names Heroku and a token or key.
+# "Heroku CLI authentication"): a UUID on a line that names Heroku and a token or key, or as the
+# password of .netrc's ``machine api.heroku.com`` entry, where the CLI keeps it.
 HEROKU_UUID = re.compile(
-    r"(?i)\bheroku\b[^\n]{0,60}?(?:token|key|auth)[^\n]{0,40}?"
+    r"(?i)\bheroku\b[^\n]{0,60}?(?:token|key|auth|\n[ \t]*login[^\n]*\n[ \t]*password)[^\n]{0,40}?"
     r"(?P<v>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"
 )
 # Mailgun private API keys, "key-" and 32 hex digits (documentation.mailgun.com, "API keys"), in a

@@ -108,7 +108,8 @@ LABEL_OF_RULE: Mapping[str, str] = MappingProxyType({
     "plaid-secret-key": "plaid_token", "hubspot-api-key": "hubspot_token",
     "contentful-delivery-api-token": "contentful_token", "yandex-api-key": "yandex_key",
     "yandex-access-token": "yandex_key", "asana-client-secret": "asana_token",
-    "bitbucket-client-secret": "bitbucket_token",
+    "bitbucket-client-secret": "bitbucket_token", "sourcegraph-access-token": "sourcegraph_token",
+    "infracost-api-token": "infracost_key",
 })
 
 #: Providers whose every gitleaks rule gives one label (GitLab's personal, pipeline-trigger, runner,

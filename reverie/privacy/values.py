@@ -132,17 +132,34 @@ def word_and_number(value: str) -> bool:
     return match is not None and match.group(1).lower() not in NOT_PASSPHRASE_WORDS
 
 
+def words_and_number(value: str) -> bool:
+    """A capitalised word, a symbol, a word and a number (``Pirate.maple7``, ``Velvet;tiger57``,
+    ``Sommer&shadow5``): how people join two words into a password a site accepts. Only where the
+    text already says the value is a password."""
+    match = re.fullmatch(r"([A-Z][a-z]{2,15})[^\w\s]([a-z]{3,15})\d{1,4}[!#$%&*?@.]?", value)
+    return match is not None and not {w.lower() for w in match.groups()} & NOT_PASSPHRASE_WORDS
+
+
 def code_reference(value: str) -> bool:
     """Code, not a value: ``settings.SECRET_KEY``, ``os.environ[…``, ``secrets.token_hex(16)``. A
-    dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``)
-    or mixed case with three digits or more (``WIEW2683.pfifferling``, ``iikz.GDFQ_1796``)."""
+    dotted name that reads as a generated password is not code: a passphrase (``ember.kite.walrus4``),
+    mixed case with three digits or more (``WIEW2683.pfifferling``, ``iikz.GDFQ_1796``), or letters
+    whose case flips often and a digit (``xgUgDL.NzR8ABF``). Nor is a generated value with a bracket
+    it never closes (``jU7rJ(oh4ahkMr``, ``Thunder[falcon91``): a call or an index closes its own."""
     match = CODE_REFERENCE.match(value)
     if match is None:
         return False
-    if match.group(0).endswith(("(", "[")):
-        return True
     digits = sum(ch.isdigit() for ch in value)
-    return not (passphrase(value) or word_passphrase(value) or (random_like(value) and digits >= 3))
+    if match.group(0).endswith(("(", "[")):
+        return not (unclosed_bracket(value) and random_like(value))
+    return not (passphrase(value) or word_passphrase(value) or (random_like(value) and digits >= 3)
+                or (case_noise(value) and digits >= 1))
+
+
+def unclosed_bracket(value: str) -> bool:
+    """More ``(`` or ``[`` than the brackets that close them, with characters after the last one."""
+    opened = value.count("(") > value.count(")") or value.count("[") > value.count("]")
+    return opened and not value.endswith(("(", "["))
 
 
 def generated(value: str) -> bool:

@@ -2,8 +2,9 @@
 """Write heldout_world10.jsonl: a tenth blind held-out corpus for the secret/PII masker.
 
 `python3 tests/data/privacy/make_world10_corpus.py` writes heldout_world10.jsonl beside
-this script (`--out PATH` writes it elsewhere).  Stdlib only and deterministic: one
-random.Random(SEED) drives every choice, so a rerun writes the same bytes.
+this script (`--out PATH` writes it elsewhere; a folder gets heldout_world10.jsonl in
+it).  Stdlib only and deterministic: one random.Random(SEED) drives every choice, so a
+rerun writes the same bytes.
 
 Each line is {"text": ..., "canaries": [...], "kinds": [...]}: every canary is the exact
 planted secret/PII value as it appears in the text (the password part only for
@@ -3894,6 +3895,8 @@ def main(argv=None):
         assert len(r["canaries"]) == len(r["kinds"])
         for c in r["canaries"]:
             assert c in r["text"] and len(c) >= 4
+    if os.path.isdir(args.out):  # --out DIR, like the other generators (tests/test_privacy_corpus_regenerates.py)
+        args.out = os.path.join(args.out, "heldout_world10.jsonl")
     with open(args.out, "w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")

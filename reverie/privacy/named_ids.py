@@ -1,0 +1,109 @@
+"""Identifiers that count only where a word names them: before the value (``PESEL: 85042428995``), in
+a comment after it (``"375884165"  # PT NIF``), or as the name of the field the value is in:
+
+- a table's column (CSV, TSV, Markdown: ``name,pesel,email``), underscores read as spaces
+  (``tc_kimlik_no``, ``teudat_zehut``);
+- a column of an SQL ``INSERT INTO t (name, national_id) VALUES ('…', '…')``;
+- a record that gives the identifier's type beside its value, as KYC and identity-verification
+  APIs return them (``"national_id": {"type": "CNP", "value": "2710505432678"}``).
+
+A field named only as a national identifier (``national_id``, ``national id number``) takes the
+first identifier whose shape and check the value passes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from reverie.privacy.findings import Finding
+from reverie.privacy.personal import CJK, TABLE_SEPARATORS, column_header
+from reverie.privacy.records import sql_fields
+
+Check = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class Named:
+    """An identifier that counts only where a word names it: ``pattern`` finds the value (group
+    ``v``) after the word, ``noted`` the value with the word in a comment or an aside after it
+    (``tax_id = "375884165"  # PT NIF``), ``value`` the value alone, ``header`` a table column's
+    header that is the word (``PESEL``, ``nric``, ``PPS No.``)."""
+
+    pattern: re.Pattern[str]
+    noted: re.Pattern[str]
+    value: re.Pattern[str]
+    header: re.Pattern[str]
+
+
+def named(words: str, value: str) -> Named:
+    """``value`` after a word that names the identifier, with at most 24 characters, none a digit,
+    between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without spaces may follow
+    (``マイナンバーは271828180049です``), but no ASCII letter or digit; and precede, in Chinese,
+    Japanese and Korean (``私のマイナンバーは…``)."""
+    alone = rf"(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
+    return Named(
+        re.compile(rf"(?i)(?:(?<![^\W\d_])|(?<=[{CJK}]))(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
+                   r"(?![0-9A-Za-z_\-]|\.\d)"),
+        re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
+        re.compile(rf"(?i){alone}"),
+        re.compile(rf"(?i)(?:{words})(?:[ \t_.\-]*(?:no|nr|number|#)\.?)?"),
+    )
+
+
+def field_name(name: str) -> str:
+    """A column's or a field's name as words: ``tc_kimlik_no`` reads ``tc kimlik no``."""
+    return name.strip(" \t\"'`|[]").replace("_", " ")
+
+
+@dataclass(frozen=True)
+class HeadedColumn:
+    """A named identifier in a table (CSV, TSV, Markdown) whose column header is its word."""
+
+    label: str
+    named: Named
+    check: Check
+    triggers: tuple[str, ...]
+
+    def find(self, text: str) -> Iterator[Finding]:
+        if not any(separator in text for separator in TABLE_SEPARATORS):
+            return
+        for match in self.named.value.finditer(text):
+            header = field_name(column_header(text, match.start()))
+            if header and self.named.header.fullmatch(header) and self.check(match.group("v")):
+                yield Finding("PII", self.label, *match.span("v"))
+
+
+# A field that names a national identifier without saying which.
+ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entity)?(?:[ \-]?(?:number|no|code))?")
+# A record of an identifier's type and its value, in JSON.
+TYPED_VALUE = re.compile(r'"(?:type|id_type|document_type|kind)"[ \t]*:[ \t]*"(?P<t>[^"\n]{1,48})"\s*,\s*'
+                         r'"(?:value|number|id_number)"[ \t]*:[ \t]*"(?P<v>[^"\n]{4,40})"')
+
+
+@dataclass(frozen=True)
+class FieldNamed:
+    """Identifiers in an SQL INSERT's named columns and in typed JSON records: ``ids`` are (label,
+    named, check) in the order a field named only as a national identifier tries them."""
+
+    ids: tuple[tuple[str, Named, Check], ...]
+    triggers: tuple[str, ...] = ("insert", '"type"', '"id_type"', '"document_type"', '"kind"')
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for name, value, start in (*sql_fields(text), *typed_fields(text)):
+            label = self.label_of(field_name(name), value)
+            if label is not None:
+                yield Finding("PII", label, start, start + len(value))
+
+    def label_of(self, name: str, value: str) -> str | None:
+        anything = ANY_NATIONAL_ID.fullmatch(name) is not None
+        for label, named_id, check in self.ids:
+            if (anything or named_id.header.fullmatch(name)) and named_id.value.fullmatch(value) and check(value):
+                return label
+        return None
+
+
+def typed_fields(text: str) -> Iterator[tuple[str, str, int]]:
+    for match in TYPED_VALUE.finditer(text):
+        yield match.group("t"), match.group("v"), match.start("v")
