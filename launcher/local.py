@@ -32,7 +32,7 @@ from reverie.errors import ConfigError, UnavailableError
 from reverie.settings import Settings
 from serve.app import deploy, start_proxy, url_of
 from serve.auth.keys import KeysFile, RoleName, keys_file_path
-from serve.lifecycle import joined_ray
+from serve.lifecycle import joined_ray, stop_http
 
 ADMIN = "reverie-admin"
 
@@ -123,7 +123,7 @@ def local_service(settings: Settings, *, triggers: bool = True, port: int | None
             if port is None:
                 raise ConfigError("Serve already runs on this Ray and its HTTP port is not known here; "
                                   "pass local_service the port it listens on")
-            stack.callback(ray_serve.delete, settings.serve.app_name)
+            stack.callback(stop_http, settings)
         else:
             stack.callback(ray_serve.shutdown)
             start_proxy(settings)

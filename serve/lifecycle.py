@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -14,6 +15,7 @@ from types import FrameType
 import ray
 from ray import serve as ray_serve
 
+from reverie.errors import UnavailableError
 from reverie.settings import Settings
 from serve.auth.keys import KeysFile, keys_file_path
 
@@ -44,9 +46,17 @@ def joined_ray(settings: Settings, address: str = "local") -> Iterator[None]:
         ray.shutdown()
 
 
-def stop_http(settings: Settings) -> None:
-    """Delete the HTTP application (other Serve applications of a cluster keep running)."""
-    ray_serve.delete(settings.serve.app_name)
+def stop_http(settings: Settings, timeout: float = 60.0) -> None:
+    """Delete the HTTP application and return once Serve no longer lists it (other Serve applications
+    of a cluster keep running). Serve's own blocking delete looks only once a second; this looks every 50 ms."""
+    name = settings.serve.app_name
+    ray_serve.delete(name, _blocking=False)
+    deadline = time.monotonic() + timeout
+    while name in ray_serve.status().applications:
+        if time.monotonic() > deadline:
+            raise UnavailableError(f"Serve did not delete the application {name!r} within {timeout:.0f} s; "
+                                   "see Ray's logs", retry_after=5)
+        time.sleep(0.05)
 
 
 def wait_for_interrupt() -> None:

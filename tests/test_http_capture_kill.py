@@ -86,10 +86,11 @@ def test_no_held_out_secret_reaches_the_store_through_http_capture(stack: Stack)
     before the kill below, on the same stack."""
     rows = [row for row in load_corpus("heldout") if row["canaries"]]
     headers = {"Authorization": f"Bearer {stack.key}"}
+    per_request = stack.settings.capture.max_events_per_request  # as few requests as the service takes
     with httpx.Client(base_url=stack.url, headers=headers, timeout=120) as client:
-        for start in range(0, len(rows), 100):
+        for start in range(0, len(rows), per_request):
             body = {"agent_id": "privacy-1", "session_id": f"privacy-{start}", "project": "atlas",
-                    "events": [{"role": "user", "text": row["text"]} for row in rows[start:start + 100]]}
+                    "events": [{"role": "user", "text": row["text"]} for row in rows[start:start + per_request]]}
             answer = client.post("/v1/events", json=body)
             assert answer.status_code == 202, answer.text
     store = Store.open(stack.settings.store, spec_for(stack.settings.embedding))
