@@ -54,8 +54,11 @@ The generators share their value makers (``values.py`` there);
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal, TypedDict
+
+import numpy as np
 
 CORPUS_DIR = Path(__file__).parent / "data" / "privacy"
 PII_KINDS = frozenset({
@@ -94,9 +97,39 @@ def all_canaries(half: Half | None = None) -> list[str]:
 
 #: A canary shorter than this (world9's four-digit PINs: ``4444``, ``7225``) is no needle for a byte
 #: search: four digits occur by chance in a store's files (ids, timestamps, other rows' numbers,
-#: ``1767225600``). Whether such a canary is masked is checked on the masked text (test_privacy).
+#: ``1767225600``). Neither is a run of digits shorter than :data:`DIGITS_SEARCHABLE` (world10's
+#: six-digit PIN ``478895`` turned up inside a timestamp). Whether such a canary is masked is checked
+#: on the masked text (test_privacy).
 BYTE_SEARCHABLE = 6
+DIGITS_SEARCHABLE = 10
 
 
 def byte_searchable(canary: str) -> bool:
-    return len(canary) >= BYTE_SEARCHABLE
+    return len(canary) >= (DIGITS_SEARCHABLE if canary.isdigit() else BYTE_SEARCHABLE)
+
+
+def found_in(needles: Iterable[bytes], haystack: bytes) -> set[bytes]:
+    """The needles (each at least :data:`BYTE_SEARCHABLE` bytes) that occur in ``haystack``, as
+    ``needle in haystack`` finds them, in one pass: positions whose first three bytes begin a needle
+    (a table lookup over every position), then those whose six bytes begin one, then each of those
+    compared in full. About ten times faster than a search per needle over a store's megabytes."""
+    wanted = list(needles)
+    assert all(len(n) >= BYTE_SEARCHABLE for n in wanted), "needles shorter than BYTE_SEARCHABLE"
+    data = np.frombuffer(haystack, dtype=np.uint8)
+    positions = len(data) - BYTE_SEARCHABLE + 1
+    if not wanted or positions <= 0:
+        return set()
+    heads = np.frombuffer(b"".join(n[:3] for n in wanted), dtype=np.uint8).reshape(-1, 3).astype(np.uint32)
+    table = np.zeros(1 << 24, dtype=bool)
+    table[heads[:, 0] | heads[:, 1] << 8 | heads[:, 2] << 16] = True
+    wide = data.astype(np.uint32)
+    start = np.flatnonzero(table[wide[:positions] | wide[1:positions + 1] << 8 | wide[2:positions + 2] << 16])
+    by_prefix: dict[bytes, list[bytes]] = {}
+    for needle in wanted:
+        by_prefix.setdefault(needle[:BYTE_SEARCHABLE], []).append(needle)
+    prefixes = np.array([int.from_bytes(p, "little") for p in by_prefix], dtype=np.uint64)
+    keys = np.zeros(len(start), dtype=np.uint64)
+    for i in range(BYTE_SEARCHABLE):
+        keys |= data[start + i].astype(np.uint64) << np.uint64(8 * i)
+    hits = start[np.isin(keys, prefixes)].tolist()
+    return {n for at in hits for n in by_prefix[haystack[at:at + BYTE_SEARCHABLE]] if haystack.startswith(n, at)}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError as PydanticValidationError
 
-from privacy_corpus import all_canaries, byte_searchable, load_corpus
+from privacy_corpus import all_canaries, byte_searchable, found_in, load_corpus
 from reverie.capture import CaptureRequest, prepare_events
 from reverie.clock import ManualClock
 from reverie.errors import PayloadTooLargeError
@@ -18,16 +18,22 @@ from reverie.privacy import Masker
 from reverie.settings import CaptureSettings, Settings
 from reverie.store import Store
 
-CONTROL = "PLAINCONTROLMARKER4412"
+CONTROL = "PLAINCONTROLMARKER"
+#: Rows an append carries: larger appends write pages LanceDB compresses, where a byte search finds
+#: nothing (each request's control row checks that it still finds plain text).
+PER_REQUEST = 100
 
 
 def _requests() -> list[CaptureRequest]:
     rows = load_corpus("dev") + load_corpus("heldout")
     events = [{"role": "user", "text": row["text"]} for row in rows]
-    events.append({"role": "user", "text": f"nothing secret here {CONTROL}"})
-    per = CaptureSettings().max_events_per_request  # the fewest appends (table versions) capture allows
-    return [CaptureRequest(agent_id="a1", session_id=f"s{i}", project="atlas", events=events[i:i + per])
-            for i in range(0, len(events), per)]
+    return [CaptureRequest(agent_id="a1", session_id=f"s{i}", project="atlas",
+                           events=[*events[i:i + PER_REQUEST - 1], {"role": "user", "text": f"nothing secret {_control(i)}"}])
+            for i in range(0, len(events), PER_REQUEST - 1)]
+
+
+def _control(i: int) -> str:
+    return f"{CONTROL}{i:05d}"
 
 
 def _bytes_under(folder: Path) -> bytes:
@@ -43,7 +49,8 @@ def test_no_canary_reaches_the_store_or_the_logs(store: Store, settings: Setting
     root.setLevel(logging.DEBUG)
     try:
         masker = Masker(settings.privacy)
-        for request in _requests():
+        requests = _requests()
+        for request in requests:
             store.events.append(prepare_events(request, masker, clock, settings.capture))
         store.maintenance.compact(force=True)
     finally:
@@ -51,9 +58,10 @@ def test_no_canary_reaches_the_store_or_the_logs(store: Store, settings: Setting
         root.setLevel(old_level)
         handler.close()
     on_disk = _bytes_under(Path(settings.store.uri)) + log_file.read_bytes()
-    assert CONTROL.encode() in on_disk, "the byte search must be able to find plain text"
-    leaked = [c for c in all_canaries() if byte_searchable(c) and c.encode() in on_disk]
-    assert leaked == [], f"{len(leaked)} canaries reached disk"
+    controls = {_control(int(r.session_id[1:])).encode() for r in requests}
+    assert found_in(controls, on_disk) == controls, "the byte search must find plain text in every append"
+    leaked = found_in({c.encode() for c in all_canaries() if byte_searchable(c)}, on_disk)
+    assert leaked == set(), f"{len(leaked)} canaries reached disk"
     assert len(all_canaries()) >= 100
 
 
@@ -89,3 +97,10 @@ def test_a_request_with_one_bad_event_is_refused_whole() -> None:
     with pytest.raises(PydanticValidationError):
         CaptureRequest(agent_id="a1", session_id="s1", project="atlas",
                        events=[{"role": "user", "text": "fine"}, {"role": "user", "text": ""}])
+
+
+def test_the_one_pass_byte_search_finds_what_a_search_per_needle_finds() -> None:
+    needles = [c.encode() for c in all_canaries() if byte_searchable(c)]
+    haystack = b"\x00" * 100 + needles[0] + b" plain " + needles[-1][:-1] + b"|" + needles[5] + needles[7][:5]
+    assert found_in(needles, haystack) == {n for n in needles if n in haystack} == {needles[0], needles[5]}
+    assert found_in(needles, b"short") == set() and found_in([], haystack) == set()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from reverie.privacy.findings import Finding
 from reverie.privacy.personal import CJK, TABLE_SEPARATORS, column_header
-from reverie.privacy.records import sql_fields
+from reverie.privacy.sql_inserts import sql_fields
 
 Check = Callable[[str], bool]
 

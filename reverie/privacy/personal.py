@@ -13,7 +13,7 @@ from stdnum import iban as stdnum_iban
 from stdnum import luhn
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
-from reverie.privacy.records import sql_column
+from reverie.privacy.sql_inserts import sql_column
 
 # RFC 5322 addresses, with RFC 6531's non-ASCII local parts and domains (``zoë.dubois@…``), and the
 # "@" percent-encoded as in a URL's query (RFC 3986 section 2.1: ``email=mei.okafor%40proton.me``).
