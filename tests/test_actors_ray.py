@@ -90,6 +90,30 @@ def _consolidate_all(dep: Deployment, agent: str) -> list[str]:
     return batches
 
 
+def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_request(dep: Deployment) -> None:
+    """First in the module: the clock jumps a day, and every agent with a pending session would run."""
+    for i in range(5):
+        dep.say("idle", f"idle-s{i}", f"Always tag release {i} before deploying.", tags=["constraint"])
+    dep.directory.end_session("idle", "idle-s4")
+    status = dep.directory.status("idle")  # not idle yet: its last event is a minute old
+    assert status.next_run_at == dep.now() + timedelta(minutes=9) and status.next_run_reason == "sessions"
+    dep.advance(minutes=10)
+    delay = TriggerPolicy(dep.settings.triggers).delay(AgentActivity("idle", 5, None, None, None), "sessions")
+    expected = dep.now() + delay  # the seeded 60-600 s delay
+    _eventually(lambda: dep.directory.status("idle").next_run_at == expected, "the run scheduled after its delay")
+    _ticked_twice(dep)
+    assert dep.directory.status("idle").runs_today == 0  # waits for its delay
+    dep.advance(seconds=601)
+    done = _eventually(lambda: (s := dep.directory.status("idle")).runs_today == 1 and not s.running and s, "the run done")
+    assert done.pending_sessions == 1 and done.last_batch is not None  # 4 sessions per run
+    dep.advance(hours=23)  # one pending session: the 24 h fallback (no delay) after the last run
+    _ticked_twice(dep)
+    assert dep.directory.status("idle").pending_sessions == 1
+    dep.advance(hours=1, seconds=1)
+    _eventually(lambda: dep.directory.status("idle").pending_sessions == 0, "the fallback run done")
+    ray.get(dep.memory.directory.drain.remote())  # fallback runs of other agents the jump started
+
+
 def test_five_paraphrases_over_five_sessions_become_one_note_with_all_the_evidence(dep: Deployment) -> None:
     paraphrases = [
         "Format weekly reports as tables.", "The weekly report should be formatted as a table.",
@@ -257,29 +281,6 @@ def _ticked_twice(dep: Deployment) -> None:
 
     since = ticks()
     wait_until(lambda: ticks() >= since + 2, 30, "two more ticks of the directory's ticker")
-
-
-def test_the_ticker_schedules_and_runs_consolidation_of_an_idle_agent_without_a_request(dep: Deployment) -> None:
-    for i in range(5):
-        dep.say("idle", f"idle-s{i}", f"Always tag release {i} before deploying.", tags=["constraint"])
-    dep.directory.end_session("idle", "idle-s4")
-    status = dep.directory.status("idle")  # not idle yet: its last event is a minute old
-    assert status.next_run_at == dep.now() + timedelta(minutes=9) and status.next_run_reason == "sessions"
-    dep.advance(minutes=10)
-    delay = TriggerPolicy(dep.settings.triggers).delay(AgentActivity("idle", 5, None, None, None), "sessions")
-    expected = dep.now() + delay  # the seeded 60-600 s delay
-    _eventually(lambda: dep.directory.status("idle").next_run_at == expected, "the run scheduled after its delay")
-    _ticked_twice(dep)
-    assert dep.directory.status("idle").runs_today == 0  # waits for its delay
-    dep.advance(seconds=601)
-    done = _eventually(lambda: (s := dep.directory.status("idle")).runs_today == 1 and not s.running and s, "the run done")
-    assert done.pending_sessions == 1 and done.last_batch is not None  # 4 sessions per run
-    dep.advance(hours=23)  # one pending session: the 24 h fallback (no delay) after the last run
-    _ticked_twice(dep)
-    assert dep.directory.status("idle").pending_sessions == 1
-    dep.advance(hours=1, seconds=1)
-    _eventually(lambda: dep.directory.status("idle").pending_sessions == 0, "the fallback run done")
-    ray.get(dep.memory.directory.drain.remote())  # fallback runs of other agents the jump started
 
 
 def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:
