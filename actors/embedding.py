@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,10 +46,8 @@ class EmbeddingService:
         self.model_calls = 0
 
     def info(self) -> dict[str, Any]:
-        torch = sys.modules.get("torch")  # loaded by the MiniLM embedder only
         return {"name": self._embedder.name, "dim": self._embedder.dim, "pid": os.getpid(),
-                "calls": self.calls, "model_calls": self.model_calls,
-                "torch_threads": torch.get_num_threads() if torch is not None else 0}
+                "calls": self.calls, "model_calls": self.model_calls}
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """(n, dim) float32 unit rows, in the order of ``texts``."""

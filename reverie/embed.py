@@ -71,9 +71,8 @@ class MiniLMEmbedder:
         import torch
         from sentence_transformers import SentenceTransformer
 
-        # 0: every core this process may run on. Not torch's default: under Ray that is
-        # OMP_NUM_THREADS, which Ray sets to 1 in an actor that reserves no CPU (the embedding service).
-        torch.set_num_threads(settings.torch_threads or len(os.sched_getaffinity(0)))
+        if settings.torch_threads > 0:
+            torch.set_num_threads(settings.torch_threads)
         self._batch_size = settings.batch_size
         self._model = SentenceTransformer(bundled_model_path(), device="cpu")
 

@@ -4,10 +4,8 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any
 
 import numpy as np
-import ray
 
 from conftest import ROOT
 from reverie.embed import Embedder, HashEmbedder, MiniLMEmbedder, spec_for
@@ -39,11 +37,6 @@ def test_minilm_is_normalised_batched_and_means_something(minilm: Embedder) -> N
     assert vectors[0] @ vectors[1] > 0.6 > vectors[0] @ vectors[2]
     assert np.allclose(vectors[0], minilm.embed([texts[0]])[0], atol=1e-5)
     assert minilm.embed([]).shape == (0, 384)
-
-
-def test_the_embedding_service_uses_every_core(embedding_service: Any) -> None:
-    """Ray sets OMP_NUM_THREADS=1 in an actor that reserves no CPU; the service sets torch's threads itself."""
-    assert ray.get(embedding_service.info.remote())["torch_threads"] == len(os.sched_getaffinity(0))
 
 
 def test_hash_embedder_is_deterministic_across_processes() -> None:
