@@ -55,8 +55,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PIP) install --no-compile -c constraints.txt torch==2.13.0 uv
 	$(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/torch" \
 		>/dev/null & compiling=$$!; \
-	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -c constraints.txt -e '.[dev]' \
-		&& { wait $$compiling || true; }
+	$(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -c constraints.txt -e '.[dev]'; \
+		installed=$$?; wait $$compiling; exit $$installed
 	touch $(STAMP)
 
 clean:

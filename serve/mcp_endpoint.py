@@ -59,15 +59,18 @@ class McpEndpoint:
         assert self._wanted is not None and self._ready is not None
         await self._wanted.wait()
         try:
-            server = self._build()
+            server = await anyio.to_thread.run_sync(self._build)  # the imports, off the event loop
+            async with server.session_manager.run():
+                self._server = server
+                self._ready.set()
+                await anyio.sleep_forever()
+        except anyio.get_cancelled_exc_class():
+            raise
         except Exception as error:  # kept for every /mcp request (a 500), not raised into the lifespan
             self._failure = error
+        finally:
+            self._server = None
             self._ready.set()
-            return
-        async with server.session_manager.run():
-            self._server = server
-            self._ready.set()
-            await anyio.sleep_forever()
 
     def _build(self) -> MCPServer:
         from reverie.integrations.mcp_server import build_server, http_link
@@ -79,10 +82,9 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self._wanted is not None and self._ready is not None, "the app's lifespan is not running"
-        if self._server is None:
-            self._wanted.set()
-            await self._ready.wait()
-        if self._failure is not None:
-            raise RuntimeError("the MCP server could not start") from self._failure
-        assert self._server is not None
-        await self._server.session_manager.handle_request(scope, receive, send)
+        self._wanted.set()
+        await self._ready.wait()
+        server = self._server
+        if server is None:
+            raise RuntimeError("the MCP server is not running") from self._failure
+        await server.session_manager.handle_request(scope, receive, send)

@@ -121,8 +121,10 @@ def htpasswd_span(text: str, match: re.Match[str]) -> Span | None:
 SEVEN_ZIP_PASSWORD = re.compile(
     r"\b7z[a-z]?(?:\.exe)?[ \t]+[^\n]*?[ \t]-p(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
 )
-# Windows' ``net user NAME PASSWORD [/add]`` (learn.microsoft.com, "Net user"; ``*`` prompts).
-NET_USER_PASSWORD = re.compile(r"(?i)\bnet[ \t]+user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+)[ \t]+(?P<v>[^\s/*\"][^\s]*)")
+# Windows' ``net user NAME PASSWORD [/add]`` (learn.microsoft.com, "Net user"; ``*`` prompts), as a
+# command: at the start of a line, after a prompt or a separator ("The net user count shows …" stays).
+NET_USER_PASSWORD = re.compile(
+    r"(?im)(?:^|[>$;&|`])[ \t]*net[ \t]+user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+)[ \t]+(?P<v>[^\s/*\"][^\s]*)")
 # Git's password prompt with the answer on its line (git-scm.com, "gitcredentials": "Password for
 # 'https://user@host': "), as a terminal transcript shows it.
 GIT_PASSWORD_PROMPT = re.compile(r"(?m)^Password for '[^'\n]+':[ \t]*(?P<v>\S+)[ \t]*$")

@@ -143,9 +143,13 @@ CREDENTIALS_PAIR = re.compile(
 )
 
 
+# A path to a file ("pages/login.tsx"): what a "credentials: user / X" line may name instead of a password.
+FILE_PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+\.\w{1,5}")
+
+
 def generated_value(text: str, match: re.Match[str]) -> Span | None:
     value = match.group("v")
-    return match.span("v") if generated(value) and not not_a_value(value) else None
+    return match.span("v") if generated(value) and not not_a_value(value) and not FILE_PATH.fullmatch(value) else None
 
 
 # The value before the word: "still takes X as the password", "use X as your passphrase". The word
@@ -232,6 +236,14 @@ PINNED_TO = re.compile(r"(?i)(?<![^\W\d_])to[ \t]+$")
 SET_TO = re.compile(r"(?i)(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+$")
 
 
+# A version a dependency is pinned to: "2.31.0", "v18.19.1", "torch==2.3.1", "numpy<2".
+PINNED_VERSION = re.compile(r"(?:[\w.\-]+(?:==|~=|<=|>=|<|>|@))?v?\d+(?:\.\d+)+[\w.\-+]*|[\w.\-]+(?:==|~=|<=|>=|<|>)[\w.\-]+")
+
+
+def is_pin_word(match: re.Match[str]) -> bool:
+    return re.fullmatch(r"(?i)pin", match.group("word") or "") is not None
+
+
 def pinned_to(match: re.Match[str]) -> bool:
     link = optional(match, "link") or optional(match, "qualified") or ""
     return PINNED_TO.search(link) is not None and SET_TO.search(link) is None
@@ -252,6 +264,8 @@ def prose_span(text: str, match: re.Match[str]) -> Span | None:
     value = match.group("v")
     if not_a_value(value) or yaml_tag(text, match.start("v")):
         return None
+    if is_pin_word(match) and (pinned_to(match) or PINNED_VERSION.fullmatch(value)):
+        return None  # "pin requests to 2.31.0", "the pin is 2.31.0", "pin torch==2.3.1": a version fixed
     if PIN_VALUE.fullmatch(value):  # a PIN only after a word that names one, and a link
         word = match.group("word")
         otp = BARE_PIN_WORD.fullmatch(word) is not None and OTP_VALUE.fullmatch(value) is not None
