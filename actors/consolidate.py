@@ -1,9 +1,11 @@
 """One local consolidation run of one agent: the six stages, orchestrated, written as one batch.
 
 collect -> extract -> deduplicate -> trust -> resolve -> prune -> write; beside them, every replayed
-turn's contextual key (``reverie.context_keys``) is embedded and stored. The stages are the pure
+turn's contextual key (``reverie.context_keys``) is embedded and stored, and the log's restatements
+of what the run overturned become its evidence (``actors.restated``). The stages are the pure
 functions of ``actors.collect``, ``reverie.extract``, ``actors.dedupe``, ``actors.trust``,
-``actors.resolve`` and ``actors.prune``; this module only reads, embeds, times and writes. The run's
+``actors.resolve``, ``actors.prune`` and ``actors.restated``; this module only reads, embeds, times
+and writes. The run's
 batch row is begun first (it is the persisted run state: ``running`` while it goes, aborted by a
 restarted actor, ``committed`` with its stats at the end), and every note change is written in one
 atomic batch. If another batch changed the same notes meanwhile, stages 3-6 are redone on the
@@ -28,6 +30,7 @@ from actors.dedupe import deduplicate, quarantine_drafts
 from actors.plan import LIVE_STATUSES, Change, Member, NoteIndex, RunContext
 from actors.prune import prune
 from actors.resolve import RIVAL_POOL, resolve
+from actors.restated import attach, explicit_corrections, overturned, restatements
 from actors.store_client import ModelClient, StoreClient
 from actors.trust import weigh
 from reverie.clock import Clock
@@ -169,7 +172,23 @@ class Consolidation:
         drafts += quarantine_drafts(prepared.members, index, self.agent_id)
         changes = weigh(drafts, ctx, settings)
         changes = resolve(changes, index, settings, ctx.now, self.agent_id)
-        return prune(changes, index, ctx, settings)
+        return self._restated(prune(changes, index, ctx, settings), index, ctx.now, explicit_corrections(prepared.members))
+
+    def _restated(self, changes: list[Change], index: NoteIndex, now: datetime, explicit: frozenset[str]) -> list[Change]:
+        """Stage 5b (``actors.restated``): the log's restatements of what the run overturned, as its evidence."""
+        settings = self._settings.consolidation
+        for claim in overturned(changes, index, settings, explicit):
+            reference = claim.reference
+            assert reference.project is not None
+            events = self._store.mentioning(reference.project, claim.readers, claim.phrases, claim.before,
+                                            settings.restatement_limit)
+            if not events:
+                continue
+            vectors = self._model.embed([e.text for e in events] + [reference.statement])
+            found = restatements(claim, events, vectors[:-1], vectors[-1], settings)
+            by_id = {e.event_id: v for e, v in zip(events, vectors, strict=False)}
+            changes = attach(changes, claim, found, by_id, now, index)
+        return changes
 
     def _with_slots(self, index: NoteIndex, members: Sequence[Member]) -> NoteIndex:
         """The index with the value-masked embeddings of the live notes near the run's candidates."""

@@ -79,6 +79,14 @@ class StoreGateway:
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]:
         return self._store.events.query(agent_id=agent_id, session_ids=session_ids)
 
+    def mentioning(self, project: str, agent_ids: Sequence[str] | None, phrases: Sequence[str], before: datetime,
+                   limit: int) -> list[Event]:
+        """The project's events (of ``agent_ids`` only, if given) before ``before`` that name a phrase."""
+        from reverie.store import EventFilter
+
+        where = EventFilter(project=project, agent_ids=agent_ids, before=before)
+        return self._store.events.mentioning(where, phrases, limit)
+
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
         """Every note the agent owns, every note of ``scopes`` and every shared note of ``projects`` (the
         scopes the agent reads there, where a correction looks for its target), all statuses but

@@ -37,6 +37,9 @@ class StoreClient(Protocol):
 
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]: ...
 
+    def mentioning(self, project: str, agent_ids: Sequence[str] | None, phrases: Sequence[str], before: datetime,
+                   limit: int) -> list[Event]: ...
+
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]: ...
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch: ...
@@ -107,6 +110,11 @@ class RemoteStoreClient:
 
     def events(self, agent_id: str, session_ids: Sequence[str]) -> list[Event]:
         return self._call("events", agent_id, list(session_ids))  # type: ignore[no-any-return]
+
+    def mentioning(self, project: str, agent_ids: Sequence[str] | None, phrases: Sequence[str], before: datetime,
+                   limit: int) -> list[Event]:
+        return self._call("mentioning", project, None if agent_ids is None else list(agent_ids), list(phrases),  # type: ignore[no-any-return]
+                          before, limit)
 
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
         return self._call("notes_for", agent_id, list(scopes), list(projects))  # type: ignore[no-any-return]

@@ -108,6 +108,9 @@ class ConsolidationSettings(Section):
     value_duplicate_similarity: float = 0.45
     correction_similarity: float = 0.35
     correction_overlap: float = 0.6
+    # a turn that names what a run overturned, at least this near the overturned claim, is its evidence
+    restatement_similarity: float = 0.4
+    restatement_limit: int = 50
     activate_confidence: float = 0.5
     candidate_ttl: timedelta = timedelta(days=30)
     trust_tool: float = 0.9

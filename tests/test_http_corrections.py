@@ -87,7 +87,8 @@ def _live_a_month(w: World) -> None:
     w.session("coder-1", "port-1", checked("pg_isready -h ledger-db -p 6543: accepting connections"),
               said("The ledger database listens on port 6543.", "verified", verified=True))
     w.session("coder-1", "acme-1", said(ACME_RULE, "constraint"))
-    w.session("coder-1", "backup-1", said(BACKUP_RULE, "constraint"))
+    w.session("coder-1", "backup-1", said(BACKUP_RULE, "constraint"),
+              {"role": "assistant", "text": "So the nightly ledger backup kicks off at 02:00 UTC."})
     w.consolidate("coder-1")
     w.session("coder-1", "export-2", said("Correction: the ledger export no longer uses exporter.py --batch 500; run it "
                                           "with the streaming exporter instead.", "correction"),
@@ -136,6 +137,15 @@ def test_another_agent_of_the_module_corrects_the_module_note(world: World) -> N
     assert old["scope"] == "module:atlas/ledger" and old["status"] == "superseded"
     new = world.note("Ledger backups no longer run at 02:00 UTC; they run at 04:00 UTC now.")
     assert new["scope"] == "module:atlas/ledger" and new["status"] == "active" and old["superseded_by"] == new["note_id"]
+
+
+def test_a_raw_restatement_of_the_overturned_rule_is_withheld_with_it(world: World) -> None:
+    old = world.note(BACKUP_RULE)  # superseded by another agent's correction; coder-1 restated it, untagged
+    assert "backup-1-1" in old["evidence"]
+    body = world.call("coder-1", "POST", "/v1/retrieve",
+                      {"agent_id": "coder-1", "query": "What time does the nightly ledger backup start?", "project": "atlas"})
+    assert "backup-1-1" not in {t["event_id"] for t in body["episodes"]}
+    assert any("04:00" in item["note"]["statement"] for item in body["notes"])
 
 
 def test_a_contrast_clause_that_matches_no_note_corrects_nothing(world: World) -> None:

@@ -15,31 +15,34 @@ import pyarrow as pa
 from reverie.errors import ConflictError, EventConflictError, NotFoundError
 from reverie.ports import AgentSummary
 from reverie.records import Event, Session
+from reverie.restatements import mentions
 from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock, all_held, event_stripe
 from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.tables import Tables, sql_in, sql_str
-from reverie.store.where import Clause, all_of, among, equal, is_null, later_than, not_before
+from reverie.store.where import Clause, all_of, among, earlier_than, equal, is_null, later_than, not_before
 
 
 @dataclass(frozen=True)
 class EventFilter:
     """Conditions on events, all of which hold; ``None`` means any. ``since``: ``ts`` at or after it;
-    ``ingested_after``: ingested strictly after it."""
+    ``before``: ``ts`` strictly before it; ``ingested_after``: ingested strictly after it."""
 
     agent_id: str | None = None
+    agent_ids: Iterable[str] | None = None
     session_ids: Iterable[str] | None = None
     event_ids: Iterable[str] | None = None
     project: str | None = None
     projects: Iterable[str] | None = None
     since: datetime | None = None
+    before: datetime | None = None
     ingested_after: datetime | None = None
 
     def where(self) -> Clause:
         return all_of(
-            equal("agent_id", self.agent_id), among("session_id", self.session_ids),
+            equal("agent_id", self.agent_id), among("agent_id", self.agent_ids), among("session_id", self.session_ids),
             among("event_id", self.event_ids), equal("project", self.project), among("project", self.projects),
-            not_before("ts", self.since), later_than("ingested_at", self.ingested_after),
+            not_before("ts", self.since), earlier_than("ts", self.before), later_than("ingested_at", self.ingested_after),
         )
 
 
@@ -185,6 +188,18 @@ class EventLog:
 
     def frame(self, where: EventFilter, columns: list[str] | None = None) -> pa.Table:
         return self._t.read("events", where.where(), columns)
+
+    def mentioning(self, where: EventFilter, phrases: Sequence[str], limit: int) -> list[Event]:
+        """Events matching ``where`` whose text names one of ``phrases`` (whole tokens, any case),
+        newest first, at most ``limit``: the texts are read and matched here, the rest only for those."""
+        found = self.frame(where, ["agent_id", "event_id", "ts", "text"])
+        hits = [(r["ts"], r["agent_id"], r["event_id"]) for r in rows(found)
+                if any(mentions(r["text"], p) for p in phrases)]
+        hits = sorted(hits, reverse=True)[:limit]
+        events: list[Event] = []
+        for agent_id in sorted({a for _, a, _ in hits}):
+            events += self.query(agent_id=agent_id, event_ids=[e for _, a, e in hits if a == agent_id])
+        return sorted(events, key=lambda e: (e.ts, e.session_id, e.event_id), reverse=True)
 
     def count(self, where: EventFilter) -> int:
         return self._t["events"].count_rows(where.where())

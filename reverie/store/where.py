@@ -67,6 +67,10 @@ def later_than(column: str, at: datetime | None) -> Clause:
     return None if at is None else f"{column} > {_timestamp(at)}"
 
 
+def earlier_than(column: str, at: datetime | None) -> Clause:
+    return None if at is None else f"{column} < {_timestamp(at)}"
+
+
 def greater(column: str, value: str | None) -> Clause:
     return None if value is None else f"{column} > {sql_str(value)}"
 

@@ -1,0 +1,63 @@
+"""Restatements: raw turns that say again what a superseded note or a correction overturned.
+
+A note cites the turns it was distilled from, and the raw-turn layer withholds the evidence of
+superseded notes. But a log says the same thing more often than extraction keeps: an agent repeats a
+tool's reading in its own words ("The api CI job times out after 90 minutes."), a user states a
+preference in passing before ever tagging it. When a claim is overturned, consolidation looks back
+through the log for such turns (dreaming corrects the log) and records them as evidence of the
+overturned claim, so they are withheld with it.
+
+A turn restates an overturned claim when it names one of the claim's *stale phrases* — what a
+correction says it replaces ("a table", "two reviewers"), or a value the loser states and the winner
+does not (the same kind of value: "90" against "20", "jobs-high" against "batch-low") — in its own
+main clause (not as what it rejects), and its meaning is near the claim (checked by the caller, on
+embeddings). Everything here is a pure function of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from reverie.statements import asserts, replaced, stated_values, without_replacements
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
+MAX_PHRASE_WORDS = 6
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word tokens that keep versions and hyphenated names whole ("3.11", "jobs-high")."""
+    return _TOKEN.findall(text.lower())
+
+
+def mentions(text: str, phrase: str) -> bool:
+    """``phrase`` occurs in ``text`` as a run of whole tokens."""
+    wanted = tokens(phrase)
+    if not wanted:
+        return False
+    have = tokens(text)
+    n = len(wanted)
+    return any(have[i:i + n] == wanted for i in range(len(have) - n + 1))
+
+
+def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
+    """What ``winner`` overturns in ``loser``: the phrases the winner says it replaces that the loser
+    asserts, and the values of one kind the loser states and the winner's own claim does not."""
+    found = [p for p in replaced(winner) if len(tokens(p)) <= MAX_PHRASE_WORDS and asserts(loser, p, share)]
+    old_numbers, old_names = stated_values(without_replacements(loser))
+    new_numbers, new_names = stated_values(without_replacements(winner))
+    if old_numbers and new_numbers:
+        found += sorted(old_numbers - new_numbers)
+    elif old_names and new_names:
+        found += sorted(old_names - new_names)
+    return list(dict.fromkeys(found))
+
+
+def corrected_phrases(correction: str) -> list[str]:
+    """What a correction that overturned no note says it replaces (short phrases only)."""
+    return [p for p in replaced(correction) if len(tokens(p)) <= MAX_PHRASE_WORDS]
+
+
+def restates(text: str, phrases: Iterable[str], share: float) -> bool:
+    """``text`` names one of ``phrases`` in its main clause: it asserts it, it does not reject it."""
+    return any(mentions(text, p) and asserts(text, p, share) for p in phrases)

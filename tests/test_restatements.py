@@ -1,0 +1,75 @@
+"""Restatements of an overturned claim: found in the log and withheld with it (real store, real MiniLM)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reverie.embed import Embedder
+from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
+from reverie.store import NoteFilter
+from test_consolidation_memory import Fleet
+
+
+@pytest.mark.parametrize(("loser", "winner", "phrases"), [
+    ("Use Central European Time whenever you mention a time.",
+     "Switch my timestamps from Central European Time to US Pacific time.", ["Central European Time"]),
+    ("CI job api-test cancelled: exceeded limit of 90 minutes", "$ ci show-limits api\ntimeout: 20 minutes", ["90"]),
+    ("Broker stats: consumer ingest bound to jobs-high", "$ queuectl inspect ingest\nsubscribed: batch-low", ["jobs-high"]),
+    ("Runtime check: interpreter Python 3.11 (ok)", "$ python --version\nPython 3.13.4", ["3.11"]),
+    ("Merging a schema change needs two reviewers.", "Schema changes need the data team's sign-off now, not two reviewers.",
+     ["two reviewers"]),
+    ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.", []),  # no frame, no value: nothing to look for
+])
+def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
+    assert stale_phrases(loser, winner, 0.6) == phrases
+
+
+def test_a_restatement_asserts_the_phrase_it_names() -> None:
+    assert mentions("The search runtime is Python 3.11.", "3.11")
+    assert not mentions("The search runtime is Python 3.11.4.", "3.11")
+    assert not mentions("Queue jobs-higher is new.", "jobs-high")
+    assert restates("I read timestamps in Central European Time; convert them.", ["central european time"], 0.6)
+    assert not restates("Status reports as a bulleted list instead of a table.", ["table"], 0.6)  # rejects it
+    assert corrected_phrases("Change of plan: I now want status reports as a bulleted list instead of a table.") == ["table"]
+
+
+def _live(fleet: Fleet, agent: str) -> list[str]:
+    return [n.statement for n in fleet.notes(agent, ["active", "candidate"])]
+
+
+def test_a_corrected_preference_takes_its_untagged_restatements_with_it(tmp_path: Path, minilm: Embedder) -> None:
+    fleet = Fleet(tmp_path, minilm)
+    fleet.say("a1", "s0", "Format the weekly status as a table, please; that is how I read them best.",
+              "The users table has forty columns.")
+    fleet.say("a2", "t0", "Format the weekly status as a table, please.")  # another agent's own preference
+    fleet.say("a1", "s1", "Change of plan: I now want status reports as a bulleted list instead of a table.",
+              tags=["correction", "preference"])
+    for agent in ("a1", "a2"):
+        fleet.memory(agent).consolidate()
+    [restated] = fleet.store.notes.list(NoteFilter(statuses=["superseded"])).notes
+    assert restated.superseded_by is not None
+    correction = fleet.store.notes.get(restated.superseded_by)
+    assert restated.evidence == ["s0-0"] and "restated" in restated.tags
+    assert restated.scope == "personal:a1" and "bulleted list" in correction.statement
+    assert restated.note_id in correction.supersedes
+    assert not any("table" in s and "bulleted" not in s for s in _live(fleet, "a1"))
+    history = fleet.store.notes.history(restated.note_id).audit
+    assert [a.action for a in history] == ["supersede"] and "s0-0" in history[0].reason
+
+
+def test_a_superseded_rule_cites_the_turns_that_restated_it(tmp_path: Path, minilm: Embedder) -> None:
+    fleet = Fleet(tmp_path, minilm)
+    fleet.say("a1", "s0", "For billing, every table change requires two reviewers.",
+              "Lunch with the two reviewers went well.")
+    fleet.say("a1", "s1", "Merging a billing schema change needs two reviewers.", tags=["constraint"])
+    fleet.memory("a1").consolidate()
+    [rule] = fleet.notes("a1", ["active"])
+    assert rule.evidence == ["s1-0"]
+    fleet.say("a1", "s2", "New process: billing schema changes need the data team's sign-off now, not two reviewers.",
+              tags=["constraint", "correction"])
+    fleet.memory("a1").consolidate()
+    old = fleet.store.notes.get(rule.note_id)
+    assert old.status == "superseded"
+    assert set(old.evidence) == {"s1-0", "s0-0"}  # the first wording, never extracted; not the other turn
