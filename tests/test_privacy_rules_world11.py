@@ -153,3 +153,12 @@ def test_clean_text_of_the_eleventh_extension_stays(masker: Masker, text: str) -
 
 def test_a_phone_after_a_record_word_with_its_country_code_is_still_masked(masker: Masker) -> None:
     assert masker.mask("Customer no. +49 30 1234567").text == "Customer no. [PII:phone]"
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("request_id=7f3a password: Hunter2x9q", "Hunter2x9q"),
+    ("trace_id=ab12 token=Zx8Qw3Er5Ty7Ui9Op1As3Df5", "Zx8Qw3Er5Ty7Ui9Op1As3Df5"),
+    ("INFO api request_id=1 api_key=Zx8Qw3Er5Ty7Ui9Op1As3Df5Gh", "Zx8Qw3Er5Ty7Ui9Op1As3Df5Gh"),
+])
+def test_a_request_id_before_a_secret_does_not_hide_it(masker: Masker, text: str, secret: str) -> None:
+    assert secret not in masker.mask(text).text
