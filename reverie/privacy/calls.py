@@ -27,6 +27,11 @@ AUTH_PAIR = re.compile(rf"(?:\bauth[ \t]*=[ \t]*\(|\b(?:HTTPBasicAuth|HTTPDigest
 PHP_CONNECT = re.compile(rf"(?i)(?:\bmysqli_(?:real_)?connect|\bnew[ \t]+mysqli|\bnew[ \t]+PDO)\({ARG}{ARG}[ \t]*{VALUE}")
 # Ruby's ``Net::SMTP.start(address, port, helo, user, secret, authtype)`` (ruby-doc.org, "Net::SMTP").
 RUBY_SMTP = re.compile(rf"\bNet::SMTP\.start\({ARG}[ \t]*\d+[ \t]*,{ARG}{ARG}[ \t]*{VALUE}")
+# Go's ``smtp.PlainAuth(identity, username, password, host)`` (pkg.go.dev/net/smtp, "PlainAuth").
+GO_PLAIN_AUTH = re.compile(rf"\bsmtp\.PlainAuth\({ARG}{ARG}[ \t]*{VALUE}")
+# JDBC's ``DriverManager.getConnection(url, user, password)`` (docs.oracle.com, java.sql.DriverManager),
+# its arguments often on lines of their own.
+JDBC_CONNECTION = re.compile(rf"\bDriverManager\.getConnection\(\s*{STRING}\s*,\s*{STRING}\s*,\s*{VALUE}")
 # A default for a secret-named environment variable: Laravel's ``env('DB_PASSWORD', 'default')``
 # (laravel.com/docs, "Configuration"), Python's ``os.getenv("DB_PASSWORD", "default")`` and
 # ``os.environ.get(…, …)`` (docs.python.org, "os.getenv").
@@ -43,5 +48,7 @@ def call_detectors() -> tuple[Detector, ...]:
         password(AUTH_PAIR, ("auth",)),
         password(PHP_CONNECT, ("mysqli", "pdo(")),
         password(RUBY_SMTP, ("net::smtp",)),
+        password(GO_PLAIN_AUTH, ("plainauth",)),
+        password(JDBC_CONNECTION, ("getconnection",)),
         password(ENV_DEFAULT, ("env(", "environ.get(")),
     )

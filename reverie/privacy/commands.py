@@ -125,6 +125,25 @@ SEVEN_ZIP_PASSWORD = re.compile(
 # command: at the start of a line, after a prompt or a separator ("The net user count shows …" stays).
 NET_USER_PASSWORD = re.compile(
     r"(?im)(?:^|[>$;&|`])[ \t]*net[ \t]+user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+)[ \t]+(?P<v>[^\s/*\"][^\s]*)")
+# Info-ZIP's ``zip -P password`` and ``unzip -P password`` (infozip.sourceforge.net, zip(1) and
+# unzip(1): "-P password  use password to encrypt/decrypt zipfile entries"); upper-case P only
+# (``unzip -p`` pipes to stdout).
+ZIP_PASSWORD = re.compile(
+    r"(?<![\w.\-])(?:un)?zip(?:\.exe)?[ \t]+(?:[^\n]*?[ \t])?-P[ \t]+"
+    r"(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))")
+# Windows' ``net use [device:] \\server\share PASSWORD /user:DOMAIN\name`` (learn.microsoft.com, "Net
+# use": the password follows the share; ``*`` prompts), as a command.
+NET_USE_PASSWORD = re.compile(
+    r"(?im)(?:^|[>$;&|`%❯])[ \t]*net[ \t]+use[ \t]+(?:(?:[A-Z]:|\*)[ \t]+)?\\\\[^\s]+[ \t]+(?P<v>[^\s/*\"][^\s]*)")
+# MongoDB's tools take ``-p``/``--password`` (mongodb.com/docs/database-tools, "mongodump": "--password=<password>,
+# -p=<password>"; mongosh the same).
+MONGO_PASSWORD = re.compile(
+    r"\bmongo(?:dump|restore|export|import|sh|stat|top|files)?(?:\.exe)?[ \t]+[^\n]*?[ \t](?:-p|--password)(?:[ \t]+|=)"
+    r"(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"\-][^\s'\"]*))")
+# A Kickstart file's ``rootpw [--plaintext|--iscrypted] [--lock] PASSWORD`` (Red Hat, "Kickstart
+# commands and options reference": rootpw); a crypted one is a hash to crack, masked alike.
+KICKSTART_ROOTPW = re.compile(
+    r"(?m)^[ \t]*rootpw[ \t]+(?:--(?:plaintext|iscrypted|lock|allow-ssh)[ \t]+)*(?P<v>[^\s\-][^\s]*)[ \t]*$")
 # Git's password prompt with the answer on its line (git-scm.com, "gitcredentials": "Password for
 # 'https://user@host': "), as a terminal transcript shows it.
 GIT_PASSWORD_PROMPT = re.compile(r"(?m)^Password for '[^'\n]+':[ \t]*(?P<v>\S+)[ \t]*$")
@@ -154,6 +173,10 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(ORACLE_LOGON, ("sqlplus", "sqlldr", "expdp", "impdp"), literal_value),
         password(SEVEN_ZIP_PASSWORD, ("7z",)),
         password(NET_USER_PASSWORD, ("net user",), literal_value),
+        password(ZIP_PASSWORD, ("zip",)),
+        password(NET_USE_PASSWORD, ("net use",), literal_value),
+        password(MONGO_PASSWORD, ("mongo",)),
+        password(KICKSTART_ROOTPW, ("rootpw",), literal_value),
         password(GIT_PASSWORD_PROMPT, ("password for '",), literal_value),
         password(OPENVPN_AUTH_FILE, ("openvpn",), literal_value),
         PatternDetector("SECRET", "bearer_token", TOKEN_OPTION, ("token",), bearer_span),

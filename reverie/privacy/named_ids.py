@@ -77,6 +77,17 @@ class HeadedColumn:
 
 # A field that names a national identifier without saying which.
 ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entity)?(?:[ \-]?(?:number|no|code))?")
+# A field named as a national, government or tax identifier without saying which, as code, logs and
+# APIs name it: ``national_id=…``, ``"nationalId": "…"``, ``"govId": "…"``, ``taxId = "…"``, a form's
+# ``National Id      30-68841674-0``, a table column ``national_id``. Underscores and camelCase read
+# as words (field_name, then a space before a capital). The value counts only if one identifier's
+# shape and check digits pass (FieldNamed.label_of), so ``order_id=…`` or a bad number stays.
+GENERIC_ID_NAME = (r"(?:national|citizen|personal|gov(?:ernment)?|tax(?:payer)?)[ \-]?id(?:entity)?"
+                   r"(?:[ \-]?(?:number|no|code))?")
+GENERIC_ID_FIELD = re.compile(
+    rf"(?i)(?<![\w\-])[\"'`]?(?P<n>{GENERIC_ID_NAME.replace('[ ', '[_ ')})[\"'`]?"
+    r"(?:[ \t]*[:=][ \t]*|[ \t]{2,})[\"'`]?"
+    r"(?P<v>[0-9A-Za-z](?:[0-9A-Za-z.\-/()]| (?=\d))*[0-9A-Za-z)])(?![\w\-])")
 # A record of an identifier's type and its value, in JSON.
 TYPED_VALUE = re.compile(r'"(?:type|id_type|document_type|kind)"[ \t]*:[ \t]*"(?P<t>[^"\n]{1,48})"\s*,\s*'
                          r'"(?:value|number|id_number)"[ \t]*:[ \t]*"(?P<v>[^"\n]{4,40})"')
@@ -102,6 +113,66 @@ class FieldNamed:
             if (anything or named_id.header.fullmatch(name)) and named_id.value.fullmatch(value) and check(value):
                 return label
         return None
+
+
+@dataclass(frozen=True)
+class GenericNamed:
+    """A national identifier in a field named only as one (:data:`GENERIC_ID_FIELD`): ``key=value``
+    in a log line, a JSON or YAML member, an assignment, a form's row, or a table's column whose
+    header is such a name; labelled by the first of ``field_named.ids`` whose shape and check pass."""
+
+    field_named: FieldNamed
+    triggers: tuple[str, ...] = ("national", "citizen", "personal", "govid", "gov_id", "gov id", "government",
+                                 "taxid", "tax_id", "tax id", "taxpayer")
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for match in GENERIC_ID_FIELD.finditer(text):
+            label = self.field_named.label_of("national id", match.group("v"))
+            if label is not None:
+                yield Finding("PII", label, *match.span("v"))
+        if any(separator in text for separator in TABLE_SEPARATORS):
+            for match in TABLE_CELL.finditer(text):
+                header = camel_words(field_name(column_header(text, match.start())))
+                if header and re.fullmatch(rf"(?i){GENERIC_ID_NAME}", header):
+                    label = self.field_named.label_of("national id", match.group("v"))
+                    if label is not None:
+                        yield Finding("PII", label, *match.span("v"))
+
+
+# PostgreSQL's report of a row that broke a constraint (not-null, check: "DETAIL:  Failing row contains
+# (2670, A B, 0691847GA, Cork, null)."; postgresql.org, errors 23502/23514): the row's values, in
+# column order but without the columns' names.
+FAILING_ROW = re.compile(r"Failing row contains \((?P<row>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")
+
+
+@dataclass(frozen=True)
+class FailingRow:
+    """A national identifier among the values of a row PostgreSQL prints in a constraint error: a
+    table's record, so a value that one identifier's shape and check pass is taken for it."""
+
+    field_named: FieldNamed
+    triggers: tuple[str, ...] = ("failing row contains",)
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for match in FAILING_ROW.finditer(text):
+            position = match.start("row")
+            for value in match.group("row").split(", "):
+                label = self.field_named.label_of("national id", value.strip())
+                if label is not None:
+                    start = position + len(value) - len(value.lstrip())
+                    yield Finding("PII", label, start, start + len(value.strip()))
+                position += len(value) + 2
+
+
+# A table's cell (CSV, TSV, pipes, semicolons), optionally quoted.
+TABLE_CELL = re.compile(r"(?:(?<=^)|(?<=[,;\t|]))[ \t]*[\"']?(?P<v>[0-9A-Za-z][0-9A-Za-z .\-/()]*?[0-9A-Za-z)])[\"']?"
+                        r"[ \t]*(?=[,;\t|]|$)",
+                        re.MULTILINE)
+
+
+def camel_words(name: str) -> str:
+    """``nationalId`` reads ``national Id``."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)
 
 
 def typed_fields(text: str) -> Iterator[tuple[str, str, int]]:

@@ -21,11 +21,13 @@ and the Mexican CURP count alone.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 
 from stdnum import luhn
 from stdnum.ar import cuit
+from stdnum.at import vnr
 from stdnum.au import tfn
 from stdnum.be import nn
 from stdnum.bg import egn
@@ -36,7 +38,6 @@ from stdnum.cl import rut
 from stdnum.cn import ric
 from stdnum.cz import rc
 from stdnum.de import idnr
-from stdnum.dk import cpr
 from stdnum.ee import ik
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
@@ -50,6 +51,7 @@ from stdnum.iso7064 import mod_11_2
 from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
 from stdnum.kr import rrn
+from stdnum.lt import asmens
 from stdnum.mx import curp
 from stdnum.nl import bsn
 from stdnum.no import fodselsnummer
@@ -57,12 +59,14 @@ from stdnum.pl import pesel
 from stdnum.pt import nif
 from stdnum.ro import cnp
 from stdnum.se import personnummer
+from stdnum.si import emso
+from stdnum.th import pin as th_pin
 from stdnum.tr import tckimlik
 from stdnum.us import ssn
 from stdnum.za import idnr as za_idnr
 
 from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
-from reverie.privacy.named_ids import Check, FieldNamed, HeadedColumn, Named, named
+from reverie.privacy.named_ids import Check, FailingRow, FieldNamed, GenericNamed, HeadedColumn, Named, named
 from reverie.privacy.personal import PHONE_WORDS, line_before
 
 PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
@@ -148,7 +152,7 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     ("se_personnummer", named(r"person(?:nummer|nr)|pnr|personal[ \t]+identity[ \t]+number", r"(?:\d{2})?\d{6}[\-+ ]?\d{4}"),
      lambda v: personnummer.is_valid(v), ("person", "pnr")),
     # Danish CPR-nummer (CPR-kontoret): DDMMYY-SSSS, the date only.
-    ("dk_cpr", named(r"cpr(?:-?n(?:umme)?r)?", r"\d{6}[\- ]?\d{4}"), lambda v: cpr.is_valid(v), ("cpr",)),
+    ("dk_cpr", named(r"cpr(?:-?n(?:umme)?r)?", r"\d{6}[\- ]?\d{4}"), lambda v: dk_cpr_valid(v), ("cpr",)),
     # Norwegian fødselsnummer (Skatteetaten): DDMMYY and five digits, two mod-11 check digits.
     ("no_fnr", named(r"f[øo]dselsnummer(?:et)?|f\.?nr|personnummer", r"\d{6} ?\d{5}"),
      lambda v: fodselsnummer.is_valid(v), ("dselsnummer", "fnr", "f.nr", "personnummer")),
@@ -166,12 +170,15 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     ("ch_ahv", named(r"ahv|avs|sozialversicherungsnummer", r"756\d{10}"), lambda v: ahv.is_valid(v),
      ("ahv", "avs", "sozialvers")),
     # Australian Tax File Number (ATO): 8 or 9 digits, weighted mod 11.
-    ("au_tfn", named(r"tfn|tax[ \t]+file[ \t]+(?:number|no)", r"\d{3} ?\d{3} ?\d{2,3}"), lambda v: tfn.is_valid(v),
-     ("tfn", "tax file")),
+    ("au_tfn", named(r"tfn|tax[ \t_]+file[ \t_]+(?:number|no)", r"\d{3} ?\d{3} ?\d{2,3}"), lambda v: tfn.is_valid(v),
+     ("tfn", "tax file", "tax_file")),
     # South African ID number (Home Affairs): YYMMDD SSSS C A Z, Luhn.
-    ("za_id", named(r"(?:sa|rsa|south[ \t]+african)[ \t]+id|identity[ \t]+number|id[ \t]+number|identiteitsnommer",
+    # "FICA" names the identity check South African banks and agents run under the Financial
+    # Intelligence Centre Act (38 of 2001), whose document is the ID number ("FICA with ID …").
+    ("za_id", named(r"(?:sa|rsa|south[ \t]+african)[ \t]+id|identity[ \t]+number|id[ \t]+number|identiteitsnommer|fica",
                     r"\d{13}|\d{6} \d{4} \d{3}"),
-     lambda v: za_idnr.is_valid(v), ("sa id", "rsa id", "african id", "identity number", "id number", "identiteitsnommer")),
+     lambda v: za_idnr.is_valid(v),
+     ("sa id", "rsa id", "african id", "identity number", "id number", "identiteitsnommer", "fica")),
     # Romanian CNP (DEPABD): S YYMMDD JJ NNN C, weighted mod 11.
     ("ro_cnp", named(r"cnp|cod[ \t]+numeric[ \t]+personal", r"[1-9]\d{12}"), lambda v: cnp.is_valid(v), ("cnp", "cod numeric")),
     # South Korean resident registration number (Ministry of the Interior and Safety; the same
@@ -192,7 +199,9 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
      lambda v: ssn_valid(v), ("ssn", "social", "tin", "taxpayer")),
     ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?", r"\d{9}"), lambda v: sin_valid(v),
      ("sin", "nas", "social")),
-    ("aadhaar", named(r"aadhaar|aadhar|uid", r"\d{12}"), lambda v: aadhaar.is_valid(v), ("aadha", "uid")),
+    # Named in English or Hindi (आधार, "आधार नंबर").
+    ("aadhaar", named(r"aadhaar|aadhar|uid|आधार(?:[ \t]+(?:नंबर|संख्या))?", r"\d{12}"), lambda v: aadhaar.is_valid(v),
+     ("aadha", "uid", "आधार")),
     # Irish Personal Public Service Number (Department of Social Protection): seven digits, a check
     # letter (weighted mod 23) and since 2013 a second letter.
     ("ie_ppsn", named(r"ppsn?|pps[ \t]+(?:number|no)|personal[ \t]+public[ \t]+service[ \t]+(?:number|no)",
@@ -203,9 +212,10 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
      ("nric", "fin", "uin")),
     # Turkish identity number, T.C. Kimlik No (Nüfus ve Vatandaşlık İşleri, tckimlik.nvi.gov.tr): 11
     # digits, the first not 0, two check digits.
-    ("tr_tckn", named(r"t\.?[ \t]?c\.?[ \t]+kimlik(?:[ \t]+(?:no|numaras[ıi]))?|tckn|tc[ \t]+no|kimlik[ \t]+(?:no|numaras[ıi])",
+    ("tr_tckn", named(r"t\.?[ \t]?c\.?[ \t]+kimlik(?:[ \t]+(?:no|numaras[ıi]))?|tckn|t\.?[ \t]?c\.?[ \t]+no\.?"
+                      r"|kimlik[ \t]+(?:no|numaras[ıi])",
                       r"[1-9]\d{10}"),
-     lambda v: tckimlik.is_valid(v), ("kimlik", "tckn", "tc no")),
+     lambda v: tckimlik.is_valid(v), ("kimlik", "tckn", "tc no", "t.c.")),
     # Israeli identity number, Mispar Zehut (Population and Immigration Authority): nine digits, the
     # last a Luhn-style check digit; written 12345678-9 too. Named in Hebrew (מספר זהות, תעודת זהות,
     # ת"ז), in English, or in Arabic as the Israeli identity number (رقم الهوية الإسرائيلية).
@@ -244,6 +254,31 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # the birthplace (its region table is not complete): the date and the ISO 7064 MOD 11-2 check.
     ("cn_ric", named(r"(?:居民)?身份[证證](?:号码|號碼|号|號)?(?:是|係|为|為)?", r"\d{17}[\dXx]"),
      lambda v: cn_ric_checked(v), ("身份证", "身份證")),
+    # Slovenian EMŠO, enotna matična številka občana (Centralni register prebivalstva): DDMMYYY, a
+    # region, a serial, a weighted mod-11 check digit.
+    ("si_emso", named(r"em[šs]o|enotna[ \t]+mati[čc]na[ \t]+[šs]tevilka(?:[ \t]+ob[čc]ana)?", r"\d{13}"),
+     lambda v: emso.is_valid(v), ("emšo", "emso", "matična", "maticna")),
+    # Lithuanian personal code, asmens kodas (Gyventojų registras): sex and century, YYMMDD, a serial,
+    # a check digit (the Estonian isikukood's layout and check).
+    ("lt_asmens_kodas", named(r"asmens[ \t]+kod\w*|lithuanian[ \t]+personal[ \t]+code", r"[1-6]\d{10}"),
+     lambda v: asmens.is_valid(v), ("asmens", "lithuanian personal")),
+    # Austrian social insurance number, Versicherungsnummer (Dachverband der Sozialversicherungsträger):
+    # three serial digits, a check digit (weights 3 7 9 5 8 4 2 1 6, mod 11), DDMMYY; written 1237 010180.
+    ("at_svnr", named(r"sozialversicherungsnummer|(?:sv|versicherungs)[ \t\-]?(?:nummer|nr\.?)|svnr|svn",
+                      r"\d{4} ?\d{6}"),
+     lambda v: vnr.is_valid(v), ("sozialvers", "svnr", "svn", "sv-n", "sv n", "versicherungsn")),
+    # Thai national identification number, เลขประจำตัวประชาชน (Department of Provincial Administration):
+    # 13 digits, written 1-2345-67890-12-1, the last a weighted mod-11 check digit.
+    ("th_national_id", named(r"เลขประจำตัวประชาชน|บัตรประชาชน|thai[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:card|number|no))*",
+                             r"\d{13}|\d-\d{4}-\d{5}-\d{2}-\d"),
+     lambda v: th_pin.is_valid(v), ("ประชาชน", "thai")),
+    # Taiwanese national identification number, 身分證字號 (Ministry of the Interior): a letter for
+    # the place of registration, 1 or 2 for the sex (8 or 9 for residents' certificates), seven
+    # digits and a check digit (tw_national_id_valid).
+    ("tw_national_id", named(r"身[分份][證证](?:字[號号]|[號号]碼|[號号])?"
+                             r"|(?:taiwan(?:ese)?|roc)[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:card|number|no))*",
+                             r"[A-Z][1289]\d{8}"),
+     lambda v: tw_national_id_valid(v), ("身分證", "身份證", "身分证", "taiwan", "roc")),
 )
 # Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
 # company …), four digits, a letter; no check digit, so only after a word that names it.
@@ -309,6 +344,39 @@ def cn_ric_checked(value: str) -> bool:
     return mod_11_2.is_valid(number)
 
 
+# The Taiwanese ID's letter as two digits (A-H 10-17, J-N 18-22, P-V 23-29, X 30, Y 31, W 32, Z 33,
+# I 34, O 35); with the nine digits, weights 1 9 8 7 6 5 4 3 2 1 1, the sum is a multiple of ten.
+TW_LETTERS = {letter: n for n, letter in enumerate("ABCDEFGHJKLMNPQRSTUVXYWZIO", start=10)}
+
+
+def tw_national_id_valid(value: str) -> bool:
+    if len(value) != 10 or value[0] not in TW_LETTERS or not value[1:].isdigit():
+        return False
+    digits = [*divmod(TW_LETTERS[value[0]], 10), *map(int, value[1:])]
+    return sum(d * w for d, w in zip(digits, (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1), strict=True)) % 10 == 0
+
+
+def dk_cpr_valid(value: str) -> bool:
+    """A Danish CPR number's DDMMYY is a date, in either century. python-stdnum also reads the
+    century from the seventh digit (CPR-kontoret's table: 5-8 with years 00-57 are 2000-2057) and
+    refuses a birth date in the future, so ``011151-6391`` (2051) fails; in a field or after a word
+    that names a CPR number it is still a person's number as written (mistyped or made up), and
+    masking it costs nothing. Without such a name no CPR counts (the number has no check digit)."""
+    digits = compact(value).replace("-", "")
+    if len(digits) != 10 or not digits.isdigit():
+        return False
+    day, month, year = int(digits[:2]), int(digits[2:4]), int(digits[4:6])
+    return any(valid_date(century + year, month, day) for century in (1900, 2000))
+
+
+def valid_date(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
 def compact(value: str) -> str:
     return "".join(ch for ch in value if ch.isalnum()).upper()
 
@@ -366,6 +434,14 @@ def sin_located(is_phone: PhoneCheck) -> Callable[[str, re.Match[str]], Span | N
     return locate
 
 
+ANY_ID: tuple[tuple[str, Named, Check], ...] = (
+    *((label, name, check) for label, name, check, _ in NAMED_IDS),
+    ("in_pan", IN_PAN, lambda v: pan.is_valid(v)), ("hk_hkid", HK_HKID, hk_hkid_valid),
+    # a Brazilian CPF unpunctuated (``national_id=02353338917``): eleven digits, two mod-11 check digits
+    ("br_cpf", named("cpf", r"\d{11}"), lambda v: cpf.is_valid(v)),
+)
+
+
 def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
     """``is_phone`` says whether a number reads as a phone number (of the configured regions)."""
     def pii(label: str, pattern: re.Pattern[str], check: Check) -> PatternDetector:
@@ -406,6 +482,7 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
                         checked_value(hk_hkid_valid)),
         HeadedColumn("in_pan", IN_PAN, lambda v: pan.is_valid(v), ()),
         HeadedColumn("hk_hkid", HK_HKID, hk_hkid_valid, ()),
-        FieldNamed((*((label, name, check) for label, name, check, _ in NAMED_IDS),
-                    ("in_pan", IN_PAN, lambda v: pan.is_valid(v)), ("hk_hkid", HK_HKID, hk_hkid_valid))),
+        FieldNamed(ANY_ID),
+        GenericNamed(FieldNamed(ANY_ID)),
+        FailingRow(FieldNamed(ANY_ID)),
     )

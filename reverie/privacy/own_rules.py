@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, value_group, whole_match
+from reverie.privacy.sql_inserts import sql_fields
 from reverie.privacy.values import (
     NOT_A_CREDENTIAL_NAME,
     bare_secret,
@@ -25,6 +26,7 @@ from reverie.privacy.values import (
     generated,
     in_arn,
     literal_secret,
+    random_like,
     without_open_closers,
     word_and_number,
     word_passphrase,
@@ -91,6 +93,8 @@ URL_CREDENTIALS = re.compile(
 # keytool's "-storepass", "-keypass", "-srcstorepass" (keytool reference, JDK docs).
 PASSWORD_WORD = (
     r"pass(?:word|wd|phrase)|(?<![a-z])pass|(?<=db|pg)pass|(?<=store)pass|(?<=key)pass|(?<![a-z])pwd"
+    # "PW" as a whole word of the name (docker-selenium's and the VNC images' ``VNC_PW``, ``ADMIN_PW``)
+    r"|(?<![a-z])pw(?![a-z])"
 )
 SECRET_KEYWORD = (
     rf"{PASSWORD_WORD}|(?<![a-z])psk"
@@ -216,7 +220,7 @@ WORLD_AWS_SECRET = re.compile(
     r"|シークレット(?:キー|アクセスキー)?|秘密(?:鍵|キー)?|密钥|비밀[ \t]?키)"
     r"[^A-Za-z0-9/+\n]{0,12}?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
-SECRET_TRIGGERS = ("pass", "pwd", "psk", "secret", "token", "key")
+SECRET_TRIGGERS = ("pass", "pwd", "pw", "psk", "secret", "token", "key")
 
 
 def private_key_span(text: str, match: re.Match[str]) -> Span | None:
@@ -358,6 +362,41 @@ def quoted_or_literal(text: str, match: re.Match[str]) -> Span | None:
     return match.span(group) if group is not None and literal_secret(match.group(group)) else None
 
 
+# A value someone asks to rotate or revoke because it leaked ("can you rotate this? it was pasted in
+# #general: 7FZw…"): on the same line after such a word, a run of 32 or more letters, digits, "_" and
+# "-" with both cases and a digit, as generated tokens are (a commit hash or a UUID is one case).
+LEAKED_TOKEN = re.compile(
+    r"(?i)\b(?:rotate|revoke|leaked|pasted|exposed|compromised)\b[^\n]{0,120}?(?<![\w\-])"
+    r"(?P<v>(?=[\w\-]*\d)(?-i:(?=[\w\-]*[a-z])(?=[\w\-]*[A-Z]))[A-Za-z0-9_\-]{32,256})(?![\w\-])")
+
+
+# A column of an SQL INSERT named as a secret (``INSERT INTO integration_credentials (provider, env,
+# secret, created_at) VALUES ('datadog', 'prod', '27fc…', now())``): its literal is the secret, as in
+# an assignment to the same name; a password column's is a password.
+SECRET_COLUMN = re.compile(rf"(?i)[\w.\-]*(?:{SECRET_KEYWORD})[\w.\-]*")
+PASSWORD_COLUMN = re.compile(rf"(?i)[\w.\-]*(?:{PASSWORD_WORD})[\w.\-]*")
+
+
+@dataclass(frozen=True)
+class SecretColumn:
+    """The literals of an SQL INSERT's columns named as secrets (:data:`SECRET_COLUMN`), unless
+    the name names no credential (``sort_key``) or the literal is a placeholder."""
+
+    triggers: tuple[str, ...] = ("insert",)
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for column, value, start in sql_fields(text):
+            name = column.strip(" \t\n\"'`[]")
+            if SECRET_COLUMN.fullmatch(name) is None or NOT_A_CREDENTIAL_NAME.search(name) is not None:
+                continue
+            if literal_secret(value) and not PLACEHOLDER_ONLY.fullmatch(value) and random_like(value):
+                label = "password" if PASSWORD_COLUMN.fullmatch(name) else "generic_api_key"
+                yield Finding("SECRET", label, start, start + len(value))
+
+
+PLACEHOLDER_ONLY = re.compile(r"[*x•.\-]+|<[^>]*>|\$\{[^}]*\}")
+
+
 def own_secret_detectors() -> tuple[Detector, ...]:
     def secret(label: str, pattern: re.Pattern[str], triggers: tuple[str, ...],
                locate: Locate = whole_match) -> PatternDetector:
@@ -395,6 +434,8 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("password", APP_SETTING, SECRET_TRIGGERS, literal_value),
         secret("password", SQL_PASSWORD, ("identified", "password"), quoted_literal),
         secret("password", NAMED_ENV_VALUE, SECRET_TRIGGERS, quoted_or_literal),
+        SecretColumn(),
+        secret("bearer_token", LEAKED_TOKEN, ("rotate", "revoke", "leaked", "pasted", "exposed", "compromised"), value_group),
     )
 
 

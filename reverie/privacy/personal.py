@@ -102,6 +102,20 @@ PHONE_WORD_JUST_BEFORE = re.compile(rf"(?i)(?:{PHONE_WORDS.pattern.removeprefix(
 # A word before the number that names a product or publication code, not a phone number (GS1's GTIN
 # and EAN, UPC, ISBN, ISSN): "GTIN 05412345000013".
 PRODUCT_CODE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:gtin|ean|upc|isbn|issn)(?:-?\d{1,2})?[ \t]*[:#]?[ \t]*$")
+# A word just before a national-looking number that names a business record's number (a customer, an
+# account, an order, a purchase order, an invoice, a batch or lot, a contract, a ticket): "Customer
+# no. 02162842", "PO 0589823838", ``"Account": "079317500109"`` (AWS's twelve-digit account id, as
+# ``aws sts get-caller-identity`` prints it), or a national identifier. A number with its international
+# prefix is still a phone.
+RECORD_NUMBER_BEFORE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:(?:customer|client|account|acct|order|po|purchase[ \t]+order|invoice|batch|lot|contract|ticket)"
+    r"(?:[ \t_\-]*(?:no|nr|number|num|id|#))?"
+    # a field named as a national or tax identifier (``national_id=011151-6391``): named_ids' GENERIC_ID_NAME
+    r"|(?:national|citizen|gov(?:ernment)?|tax(?:payer)?)[ \t_\-]?id(?:entity)?(?:[ \t_\-]?(?:number|no|code))?)"
+    r"\.?[\"']?[ \t]*[:#=]?[ \t]*[\"']?$")
+# The account part of an Amazon Resource Name (``arn:aws:sts::079317500109:assumed-role/…``; AWS,
+# "Identify AWS resources with Amazon Resource Names"): an account id, not a phone.
+ARN_ACCOUNT_BEFORE = re.compile(r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:$")
 # An international number earlier on the line: the numbers after it are a list of phone numbers
 # ("+47 942 61 722 / 486 28 596").
 INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
@@ -138,8 +152,10 @@ class PhoneDetector:
             header = column_header(text, start) or sql_column(text, start)
             # a table's header speaks for its rows; a header that names phones, as if just before the cell
             said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
+            record = not candidate.startswith(("+", "00")) and (
+                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None)
             if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
-                    and self.is_phone(candidate, said):
+                    and not record and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
     def is_phone(self, candidate: str, before: str = "") -> bool:

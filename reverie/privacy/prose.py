@@ -71,9 +71,10 @@ CREDENTIAL_WORD = (
     r"log(?:ging|ged)?[ \t]?in[ \t]+with(?=[ \t]+[^\s]*\d)"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
-# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е" …) in those languages, or ":".
+# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е", Hebrew "היא"/"הוא" …)
+# in those languages, or ":".
 COPULA = (r"(?:is|was|are|to|->|ist|lautet|war|est|c['’]est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni"
-          r"|ficou|là|है|yra|е)")
+          r"|ficou|là|है|yra|е|היא|הוא)")
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
@@ -92,6 +93,9 @@ LINK = (
     r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)"
     + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
+    # Russian has no copula in the present: "пароль от сервера X" (the server's password: X), then
+    # only a value with a digit in it ("пароль от сервера потерян" stays)
+    + r"|[ \t]+(?:от|для)[ \t]+[\w.@/\-]+[ \t]+(?=[^\s]*\d)"
     # an instruction what to key in ("when it asks for the passphrase, enter X")
     + r"|[ \t]*,[ \t]*(?:enter|type|use|try)[ \t]+"
 )

@@ -46,6 +46,23 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("huggingface_token", re.compile(r"(?<![\w\-])hf_[A-Za-z0-9]{34}(?![\w\-])"), ("hf_",)),
     # Typeform personal access tokens "tfp_" (typeform.com/developers, "Personal access token").
     ("typeform_token", re.compile(r"\btfp_[A-Za-z0-9_\-]{40,}"), ("tfp_",)),
+    # PostHog personal API keys "phx_" (posthog.com/docs/api, "Personal API keys"); project keys are
+    # "phc_" and public.
+    ("posthog_personal_key", re.compile(r"(?<![\w\-])phx_[A-Za-z0-9]{40,}(?![\w\-])"), ("phx_",)),
+    # Neon API keys "napi_" and 64 lower-case letters and digits (neon.tech/docs, "Manage API keys").
+    ("neon_api_key", re.compile(r"(?<![\w\-])napi_[a-z0-9]{60,}(?![\w\-])"), ("napi_",)),
+    # Scaleway access keys, "SCW" and 17 upper-case letters and digits (scaleway.com/docs, "How to
+    # create API keys"; the CLI's config.yaml ``access_key``).
+    ("scaleway_key", re.compile(r"(?<![\w\-])SCW[A-Z0-9]{17}(?![\w\-])"), ("scw",)),
+    # Adafruit IO keys "aio_" and 28 characters (io.adafruit.com, "My Key"); gitleaks finds them only
+    # after a word naming Adafruit.
+    ("adafruit_api_key", re.compile(r"(?<![\w\-])aio_[A-Za-z0-9]{28}(?![\w\-])"), ("aio_",)),
+    # Brevo (Sendinblue) SMTP keys "xsmtpsib-", 64 hex digits, "-" and 16 characters (Brevo help,
+    # "SMTP keys"); gitleaks knows the API keys' "xkeysib-".
+    ("brevo_key", re.compile(r"(?<![\w\-])xsmtpsib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![\w\-])"), ("xsmtpsib-",)),
+    # SonarQube tokens: "squ_" (user), "sqp_" (project), "sqa_" (global analysis) and 40 hex
+    # (docs.sonarsource.com, "Managing your tokens"); gitleaks wants a word naming Sonar before them.
+    ("sonar_token", re.compile(r"(?<![\w\-])sq[upa]_[a-f0-9]{40}(?![\w\-])"), ("squ_", "sqp_", "sqa_")),
     # Groq API keys (console.groq.com/docs, "API keys").
     ("groq_key", re.compile(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
     # Replicate API tokens (replicate.com/docs, "Authentication").
@@ -192,6 +209,11 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("twitter_bearer", re.compile(r"(?<![A-Za-z0-9+/])A{20,24}(?=[B-Za-z0-9%])[A-Za-z0-9%]{60,130}(?![A-Za-z0-9%])"),
      ("a" * 20,)),
 )
+# Between a variable's name and its value: an assignment (``=``, ``:``, Make's ``?=``), or a call's
+# two arguments (PHP's ``define('CF_API_KEY', '…')``, Go's ``os.Setenv("WANDB_API_KEY", "…")``,
+# ``os.environ["X"] = "…"``), or a Kubernetes container's ``env`` entry (``- name: X`` then
+# ``value: "…"``), each with its quotes.
+NAME_SEP = r"[\"']?\]?[ \t]*(?:[:=]|\?=|,|\n[ \t]*value[ \t]*:)[ \t]*[\"']?"
 # Keys without a prefix, under the names their providers document: Cloudflare's global API key
 # (37 hex, the "X-Auth-Key" header, or CF_API_KEY / CLOUDFLARE_API_KEY as Cloudflare's flarectl and
 # Terraform provider read it), Mistral's API key (MISTRAL_API_KEY), Weights & Biases (WANDB_API_KEY,
@@ -209,11 +231,25 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # that names Cloudflare, with no name beside it (given in chat: "the Cloudflare creds? — 7d22…").
     ("cloudflare_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{37})(?![\w\-])"), ("cloudflare",)),
     ("cloudflare_key",
-     re.compile(r"(?i)\b(?:x-auth-key|(?:cf|cloudflare)_api_key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[a-f0-9]{37})\b"),
+     re.compile(rf"(?i)\b(?:x-auth-key|(?:cf|cloudflare)_api_key){NAME_SEP}(?P<v>[a-f0-9]{{37}})\b"),
      ("x-auth-key", "cf_api_key", "cloudflare_api_key")),
-    ("mistral_key", re.compile(r"(?i)\bmistral_api_key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9]{32})\b"), ("mistral",)),
+    ("mistral_key", re.compile(rf"(?i)\bmistral_api_key{NAME_SEP}(?P<v>[A-Za-z0-9]{{32}})\b"), ("mistral",)),
+    # Cloudflare API tokens, 40 characters, under the names Cloudflare's tools read (CF_API_TOKEN for
+    # flarectl and cf-terraforming, CLOUDFLARE_API_TOKEN for Wrangler and the Terraform provider).
+    ("cloudflare_token", re.compile(rf"(?i)\b(?:cf|cloudflare)_api_token{NAME_SEP}(?P<v>[A-Za-z0-9_\-]{{40}})(?![\w\-])"),
+     ("cf_api_token", "cloudflare_api_token")),
+    # Datadog API keys, 32 hex, under DD_API_KEY (docs.datadoghq.com, "Agent environment variables").
+    ("datadog_key", re.compile(rf"(?i)\bdd_api_key{NAME_SEP}(?P<v>[a-f0-9]{{32}})\b"), ("dd_api_key",)),
+    # Cohere API keys, 40 characters, under CO_API_KEY, the name Cohere's SDKs read (docs.cohere.com).
+    ("cohere_key", re.compile(rf"(?i)\b(?:co|cohere)_api_key{NAME_SEP}(?P<v>[A-Za-z0-9]{{40}})\b"),
+     ("co_api_key", "cohere_api_key")),
+    # Azure DevOps personal access tokens, 52 base32 characters, under SYSTEM_ACCESSTOKEN (a pipeline's
+    # job token, learn.microsoft.com "Predefined variables") or AZURE_DEVOPS_EXT_PAT (az devops login).
+    ("azure_devops_token",
+     re.compile(rf"(?i)\b(?:system_accesstoken|azure_devops_(?:ext_)?pat){NAME_SEP}(?P<v>[a-z2-7]{{52}})\b"),
+     ("system_accesstoken", "azure_devops_")),
     ("wandb_key",
-     re.compile(r"(?i)(?:\bwandb_api_key[\"']?[ \t]*[:=][ \t]*[\"']?|\bwandb[ \t]+login[ \t]+(?:-\S+[ \t]+)*"
+     re.compile(rf"(?i)(?:\bwandb_api_key{NAME_SEP}|\bwandb[ \t]+login[ \t]+(?:-\S+[ \t]+)*"
                 r"|\bmachine[ \t]+api\.wandb\.ai(?:\s+login[ \t]+\S+)?\s+password[ \t]+)"
                 r"(?P<v>[a-f0-9]{40})\b"),
      ("wandb",)),

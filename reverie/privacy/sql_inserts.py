@@ -8,8 +8,9 @@ from collections.abc import Iterator
 # SQL's INSERT (ISO/IEC 9075-2, "<insert statement>"): the column list, then VALUES and rows of
 # literals; a string literal doubles its quotes.
 SQL_INSERT = re.compile(r"(?i)\binsert[ \t]+into[ \t]+[\w.\"`\[\]]+[ \t]*\((?P<columns>[^()]{1,400})\)\s*values\s*")
-SQL_ROW = re.compile(r"\s*,?\s*\((?P<row>(?:'(?:[^'\n]|'')*'|[^()'\n])*)\)")
-SQL_LITERAL = re.compile(r"'(?P<q>(?:[^'\n]|'')*)'|(?P<n>[^,\s()']+)")
+# A row's literal may be a call without arguments (``now()``, ``CURRENT_TIMESTAMP()``): one field.
+SQL_ROW = re.compile(r"\s*,?\s*\((?P<row>(?:'(?:[^'\n]|'')*'|\w+\(\)|[^()'\n])*)\)")
+SQL_LITERAL = re.compile(r"'(?P<q>(?:[^'\n]|'')*)'|(?P<n>[^,\s()']+)(?:\(\))?")
 
 
 def sql_fields(text: str) -> Iterator[tuple[str, str, int]]:

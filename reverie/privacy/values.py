@@ -45,6 +45,11 @@ NOT_A_CREDENTIAL_NAME = re.compile(
     r"(?i)(?:idempoten(?:cy|t)|cache|partition|sort|primary|foreign|public|object|routing|dedup(?:lication)?"
     r"|correlation|request|trace|lookup|shard|group|sharding|message|event)[_\-. ]?key"
     r"|(?:page|continuation|sync|pagination|cursor)[_\-. ]?token"
+    # A request's or a trace's id names the request (W3C Trace Context: trace-id, parent-id; request ids
+    # are UUIDs, RFC 9562): ``INFO  api request_id=0ea7fab9-…`` holds no key after "api".
+    r"|(?:request|trace|span|parent|correlation|transaction)[_\-. ]?id(?![a-z])"
+    # what a token or key is, not what it is: ``gh auth status``'s "Token scopes: 'repo', 'workflow'"
+    r"|(?:token|key)[_\-. ]?(?:scopes?|types?|permissions|expir(?:y|es|ation))(?![a-z])"
 )
 # The resource part of an Amazon Resource Name (AWS, "Identify AWS resources with Amazon Resource
 # Names": ``arn:partition:service:region:account-id:resource-type:resource-id``): there ``secret:`` and

@@ -1388,9 +1388,9 @@ T("django_secret_key", gen_django, ["DJANGO_SECRET_KEY", "SECRET_KEY"], "Django"
 T("bearer_token", gen_bearer, ["API_TOKEN", "ACCESS_TOKEN", "AUTH_TOKEN"], "internal API", ("Authorization", "Bearer {v}"), "https://api.internal.harborline.app/v2/shipments")
 T("jwt", gen_jwt, ["JWT", "ID_TOKEN", "SUPABASE_SERVICE_ROLE_KEY", "SESSION_JWT"], "auth", ("Authorization", "Bearer {v}"), "https://api.harborline.app/v1/me")
 # new labels (formats outside the existing vocabulary)
-T("octopus_deploy_key", lambda: "API-" + rs(UP + DG, 26), ["OCTOPUS_API_KEY", "OCTOPUS_CLI_API_KEY"], "Octopus Deploy", ("X-Octopus-ApiKey", "{v}"), "https://harborline.octopus.app/api/spaces")
-T("adafruit_io_key", lambda: "aio_" + rs(ALNUM, 28), ["ADAFRUIT_IO_KEY", "AIO_KEY"], "Adafruit IO", ("X-AIO-Key", "{v}"), "https://io.adafruit.com/api/v2/greenhouse_lab/feeds")
-T("harness_token", lambda: ch(["pat.", "pat.", "sat."]) + rs(ALNUMX, 22) + "." + rs(ALNUM, 24) + "." + rs(ALNUM, 20), ["HARNESS_PLATFORM_API_KEY", "HARNESS_API_KEY"], "Harness", ("x-api-key", "{v}"), "https://app.harness.io/ng/api/projects?accountIdentifier=kmpySmUISimoRrJL6NL73w")
+T("octopus_deploy_api_key", lambda: "API-" + rs(UP + DG, 26), ["OCTOPUS_API_KEY", "OCTOPUS_CLI_API_KEY"], "Octopus Deploy", ("X-Octopus-ApiKey", "{v}"), "https://harborline.octopus.app/api/spaces")
+T("adafruit_api_key", lambda: "aio_" + rs(ALNUM, 28), ["ADAFRUIT_IO_KEY", "AIO_KEY"], "Adafruit IO", ("X-AIO-Key", "{v}"), "https://io.adafruit.com/api/v2/greenhouse_lab/feeds")
+T("harness_api_key", lambda: ch(["pat.", "pat.", "sat."]) + rs(ALNUMX, 22) + "." + rs(ALNUM, 24) + "." + rs(ALNUM, 20), ["HARNESS_PLATFORM_API_KEY", "HARNESS_API_KEY"], "Harness", ("x-api-key", "{v}"), "https://app.harness.io/ng/api/projects?accountIdentifier=kmpySmUISimoRrJL6NL73w")
 T("posthog_personal_key", lambda: "phx_" + rs(ALNUM, 43), ["POSTHOG_PERSONAL_API_KEY"], "PostHog", ("Authorization", "Bearer {v}"), "https://eu.posthog.com/api/projects/")
 T("scaleway_key", lambda: "SCW" + rs(UP + DG, 17), ["SCW_ACCESS_KEY"], "Scaleway")
 T("neon_api_key", lambda: "napi_" + rs(LO + DG, 64), ["NEON_API_KEY"], "Neon", ("Authorization", "Bearer {v}"), "https://console.neon.tech/api/v2/projects")
@@ -1401,9 +1401,9 @@ NEW_LABELS = {
     "si_emso": "Slovenian EMŠO: DDMMYYY + region 50 + 3-digit serial + mod-11 check (weights 7..2,7..2)",
     "lt_asmens_kodas": "Lithuanian asmens kodas: G YYMMDD NNN C, 11 digits, two-pass mod-11 check (weights 1..9,1 / 3..9,1,2,3)",
     "at_svnr": "Austrian Sozialversicherungsnummer: 3-digit serial + check digit + DDMMYY, check = weighted sum (3,7,9,-,5,8,4,2,1,6) mod 11",
-    "octopus_deploy_key": "Octopus Deploy API key: 'API-' + 26 uppercase alphanumerics",
-    "adafruit_io_key": "Adafruit IO key: 'aio_' + 28 alphanumerics",
-    "harness_token": "Harness PAT/SAT: 'pat.'|'sat.' + 22-char account id + '.' + 24-char token id + '.' + 20-char secret",
+    "octopus_deploy_api_key": "Octopus Deploy API key: 'API-' + 26 uppercase alphanumerics",
+    "adafruit_api_key": "Adafruit IO key: 'aio_' + 28 alphanumerics",
+    "harness_api_key": "Harness PAT/SAT: 'pat.'|'sat.' + 22-char account id + '.' + 24-char token id + '.' + 20-char secret",
     "posthog_personal_key": "PostHog personal API key: 'phx_' + 43 alphanumerics",
     "scaleway_key": "Scaleway access key: 'SCW' + 17 uppercase alphanumerics",
     "neon_api_key": "Neon API key: 'napi_' + 64 lowercase alphanumerics",
@@ -2269,7 +2269,7 @@ for _k, _ctor in (("openai_key", "OpenAI(api_key=\"{v}\")"), ("anthropic_key", "
                   ("deepseek_key", "OpenAI(api_key=\"{v}\", base_url=\"https://api.deepseek.com\")"),
                   ("xai_key", "OpenAI(api_key=\"{v}\", base_url=\"https://api.x.ai/v1\")"),
                   ("elevenlabs_key", "ElevenLabs(api_key=\"{v}\")"),
-                  ("adafruit_io_key", "Client(\"greenhouse_lab\", \"{v}\")")):
+                  ("adafruit_api_key", "Client(\"greenhouse_lab\", \"{v}\")")):
     @S(_k)
     def _(v, _ctor=_ctor):
         return f"client = {_ctor.format(v=v)}\n# quick smoke test\nprint(client)"
@@ -2330,7 +2330,7 @@ def _(v):
     return f"bot = commands.Bot(command_prefix=\"!\", intents=intents)\n\nif __name__ == \"__main__\":\n    bot.run(\"{v}\")"
 
 
-@S("octopus_deploy_key")
+@S("octopus_deploy_api_key")
 def _(v):
     return f"{shell_prompt()}octo push --package ./artifacts/Api.{ri(1, 3)}.{ri(0, 20)}.{ri(0, 9)}.zip --server https://harborline.octopus.app --apiKey {v}"
 
