@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from reverie.embed import Embedder
+from reverie.errors import ValidationError
 from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
 from reverie.store import NoteFilter
+from reverie.store.where import mentions_any as where_mentions
 from test_consolidation_memory import Fleet
 
 
@@ -73,3 +75,18 @@ def test_a_superseded_rule_cites_the_turns_that_restated_it(tmp_path: Path, mini
     old = fleet.store.notes.get(rule.note_id)
     assert old.status == "superseded"
     assert set(old.evidence) == {"s1-0", "s0-0"}  # the first wording, never extracted; not the other turn
+
+
+def test_the_store_finds_the_turns_that_name_a_phrase_by_whole_tokens(tmp_path: Path, minilm: Embedder) -> None:
+    fleet = Fleet(tmp_path, minilm)
+    fleet.say("a1", "s0", "The api CI job times out after 90 minutes.", "It ran 900 minutes.",
+              "Timestamps in CENTRAL   European time, please.", "Queue jobs_high is new.")
+    fleet.say("a2", "t0", "The api CI job times out after 90 minutes.")
+    before = fleet.clock.now()
+    fleet.say("a1", "s1", "Still 90 minutes.")
+    found = fleet.gateway.mentioning("atlas", ["a1"], ["90", "central european time", "jobs-high"], before, 10)
+    assert [e.event_id for e in found] == ["s0-2", "s0-0"]  # newest first; not 900, not jobs_high, not a2's, not later
+    every = fleet.gateway.mentioning("atlas", None, ["90"], before, 10)  # any agent of the project
+    assert {(e.agent_id, e.event_id) for e in every} == {("a1", "s0-0"), ("a2", "t0-0")}
+    with pytest.raises(ValidationError):
+        where_mentions("text", ["90%'; drop"])

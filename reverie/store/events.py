@@ -7,7 +7,7 @@ new rows, so concurrent writers (two processes retrying the same request) never 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import pyarrow as pa
@@ -15,12 +15,12 @@ import pyarrow as pa
 from reverie.errors import ConflictError, EventConflictError, NotFoundError
 from reverie.ports import AgentSummary
 from reverie.records import Event, Session
-from reverie.restatements import mentions
+from reverie.restatements import mentions, tokens
 from reverie.store.ids import ordered_id
 from reverie.store.locks import LeaseLock, all_held, event_stripe
 from reverie.store.rows import event_from_row, events_to_table, rows
 from reverie.store.tables import Tables, sql_in, sql_str
-from reverie.store.where import Clause, all_of, among, earlier_than, equal, is_null, later_than, not_before
+from reverie.store.where import Clause, all_of, among, earlier_than, equal, is_null, later_than, mentions_any, not_before
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class EventFilter:
 
     agent_id: str | None = None
     agent_ids: Iterable[str] | None = None
+    mentioning: Iterable[str] | None = None
+    """word tokens, one of which the text contains (any case): a prefilter, see :meth:`EventLog.mentioning`"""
     session_ids: Iterable[str] | None = None
     event_ids: Iterable[str] | None = None
     project: str | None = None
@@ -43,6 +45,7 @@ class EventFilter:
             equal("agent_id", self.agent_id), among("agent_id", self.agent_ids), among("session_id", self.session_ids),
             among("event_id", self.event_ids), equal("project", self.project), among("project", self.projects),
             not_before("ts", self.since), earlier_than("ts", self.before), later_than("ingested_at", self.ingested_after),
+            mentions_any("text", self.mentioning),
         )
 
 
@@ -191,8 +194,12 @@ class EventLog:
 
     def mentioning(self, where: EventFilter, phrases: Sequence[str], limit: int) -> list[Event]:
         """Events matching ``where`` whose text names one of ``phrases`` (whole tokens, any case),
-        newest first, at most ``limit``: the texts are read and matched here, the rest only for those."""
-        found = self.frame(where, ["agent_id", "event_id", "ts", "text"])
+        newest first, at most ``limit``: the store keeps the texts that contain each phrase's longest
+        token, they are matched exactly here, and only the matches are read whole."""
+        longest = [max(tokens(p), key=len) for p in phrases if tokens(p)]
+        if not longest:
+            return []
+        found = self.frame(replace(where, mentioning=longest), ["agent_id", "event_id", "ts", "text"])
         hits = [(r["ts"], r["agent_id"], r["event_id"]) for r in rows(found)
                 if any(mentions(r["text"], p) for p in phrases)]
         hits = sorted(hits, reverse=True)[:limit]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from reverie.errors import ValidationError
 from reverie.store.tables import sql_in, sql_str
 
 Clause = str | None
@@ -38,6 +39,19 @@ def among(column: str, values: Iterable[str] | None) -> Clause:
 def not_among(column: str, values: Iterable[str] | None) -> Clause:
     items = sorted(set(values or ()))
     return f"{column} NOT IN ({', '.join(sql_str(v) for v in items)})" if items else None
+
+
+def mentions_any(column: str, needles: Iterable[str] | None) -> Clause:
+    """A text column containing one of ``needles`` (lower-cased, any case): a prefilter, to be
+    checked exactly by the caller. Needles are word tokens (letters, digits, ``.``, ``-``, ``_``;
+    a ``_`` matches any one character, which only widens the prefilter)."""
+    if needles is None:
+        return None
+    items = sorted({n.lower() for n in needles if n})
+    if not items or any(not all(c.isalnum() or c in ".-_" for c in n) for n in items):
+        raise ValidationError(f"a text filter takes word tokens (letters, digits, '.', '-', '_'), not {items!r}",
+                              field="mentioning")
+    return any_of(*(f"lower({column}) LIKE '%{n}%'" for n in items))
 
 
 def holds_any(column: str, values: Iterable[str] | None) -> Clause:
