@@ -71,7 +71,7 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
             found.append(Overturned(note, phrases, before, cited, loser=True))
         elif (change.new and _standing(note) and is_correction(note) and note.note_id not in beaten
               and explicit.intersection(note.evidence)):
-            phrases = corrected_phrases(note.statement)
+            phrases = corrected_phrases(note.statement, settings.correction_overlap)
             found.append(Overturned(note, phrases, evidence_time(note), cited, loser=False))
     return [o for o in found if o.phrases]
 

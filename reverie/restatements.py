@@ -42,20 +42,29 @@ def mentions(text: str, phrase: str) -> bool:
 
 def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
     """What ``winner`` overturns in ``loser``: the phrases the winner says it replaces that the loser
-    asserts, and the values of one kind the loser states and the winner's own claim does not."""
+    asserts, and the one value of a kind the loser states that the winner's own claim replaces by
+    another ("90" against "20"; with two old values differing, which one was replaced is unknown,
+    so neither is taken). Nothing the winner's own claim still asserts is stale."""
     found = [p for p in replaced(winner) if len(tokens(p)) <= MAX_PHRASE_WORDS and asserts(loser, p, share)]
     old_numbers, old_names = stated_values(without_replacements(loser))
     new_numbers, new_names = stated_values(without_replacements(winner))
-    if old_numbers and new_numbers:
-        found += sorted(old_numbers - new_numbers)
-    elif old_names and new_names:
-        found += sorted(old_names - new_names)
-    return list(dict.fromkeys(found))
+    for old, new in ((old_numbers, new_numbers), (old_names, new_names)):
+        if old and new:
+            gone = old - new
+            found += sorted(gone) if len(gone) == 1 and new - old else []
+            break
+    return _not_claimed(found, winner, share)
 
 
-def corrected_phrases(correction: str) -> list[str]:
-    """What a correction that overturned no note says it replaces (short phrases only)."""
-    return [p for p in replaced(correction) if len(tokens(p)) <= MAX_PHRASE_WORDS]
+def corrected_phrases(correction: str, share: float) -> list[str]:
+    """What a correction that overturned no note says it replaces (short phrases it does not itself
+    still assert: "… no longer uses exporter.py; run the streaming exporter" replaces no "exporter")."""
+    return _not_claimed([p for p in replaced(correction) if len(tokens(p)) <= MAX_PHRASE_WORDS], correction, share)
+
+
+def _not_claimed(phrases: list[str], winner: str, share: float) -> list[str]:
+    claim = without_replacements(winner)
+    return [p for p in dict.fromkeys(phrases) if not mentions(claim, p) and not asserts(winner, p, share)]
 
 
 def restates(text: str, phrases: Iterable[str], share: float) -> bool:

@@ -23,6 +23,8 @@ from test_consolidation_memory import Fleet
     ("Merging a schema change needs two reviewers.", "Schema changes need the data team's sign-off now, not two reviewers.",
      ["two reviewers"]),
     ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.", []),  # no frame, no value: nothing to look for
+    # two old values, one replaced: which one is unknown, so neither (the 14 days still hold)
+    ("Backups run at 02:00 UTC and keep 14 days of history.", "Backups run at 04:00 UTC now.", []),
 ])
 def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
     assert stale_phrases(loser, winner, 0.6) == phrases
@@ -34,7 +36,9 @@ def test_a_restatement_asserts_the_phrase_it_names() -> None:
     assert not mentions("Queue jobs-higher is new.", "jobs-high")
     assert restates("I read timestamps in Central European Time; convert them.", ["central european time"], 0.6)
     assert not restates("Status reports as a bulleted list instead of a table.", ["table"], 0.6)  # rejects it
-    assert corrected_phrases("Change of plan: I now want status reports as a bulleted list instead of a table.") == ["table"]
+    assert corrected_phrases("Change of plan: I now want status reports as a bulleted list instead of a table.", 0.6) == ["table"]
+    # what the correction still asserts is not stale ("exporter.py" cut at its dot leaves "exporter")
+    assert corrected_phrases("The export no longer uses exporter.py --batch 500; run it with the streaming exporter.", 0.6) == []
 
 
 def _live(fleet: Fleet, agent: str) -> list[str]:
@@ -89,4 +93,6 @@ def test_the_store_finds_the_turns_that_name_a_phrase_by_whole_tokens(tmp_path: 
     every = fleet.gateway.mentioning("atlas", None, ["90"], before, 10)  # any agent of the project
     assert {(e.agent_id, e.event_id) for e in every} == {("a1", "s0-0"), ("a2", "t0-0")}
     with pytest.raises(ValidationError):
-        where_mentions("text", ["90%'; drop"])
+        where_mentions("text", [["90%'; drop"]])
+    assert where_mentions("text", [["run", "at", "02"], ["90"]]) == (
+        "((lower(text) LIKE '%02%' AND lower(text) LIKE '%at%' AND lower(text) LIKE '%run%') OR (lower(text) LIKE '%90%'))")

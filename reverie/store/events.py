@@ -30,8 +30,9 @@ class EventFilter:
 
     agent_id: str | None = None
     agent_ids: Iterable[str] | None = None
-    mentioning: Iterable[str] | None = None
-    """word tokens, one of which the text contains (any case): a prefilter, see :meth:`EventLog.mentioning`"""
+    mentioning: Iterable[Sequence[str]] | None = None
+    """phrases as word tokens: the text contains every token of one (any case); a prefilter, see
+    :meth:`EventLog.mentioning`"""
     session_ids: Iterable[str] | None = None
     event_ids: Iterable[str] | None = None
     project: str | None = None
@@ -194,12 +195,12 @@ class EventLog:
 
     def mentioning(self, where: EventFilter, phrases: Sequence[str], limit: int) -> list[Event]:
         """Events matching ``where`` whose text names one of ``phrases`` (whole tokens, any case),
-        newest first, at most ``limit``: the store keeps the texts that contain each phrase's longest
-        token, they are matched exactly here, and only the matches are read whole."""
-        longest = [max(tokens(p), key=len) for p in phrases if tokens(p)]
-        if not longest:
+        newest first, at most ``limit``: the store keeps the texts that contain every token of a
+        phrase, they are matched exactly here, and only the matches are read whole."""
+        wanted = [tokens(p) for p in phrases if tokens(p)]
+        if not wanted:
             return []
-        found = self.frame(replace(where, mentioning=longest), ["agent_id", "event_id", "ts", "text"])
+        found = self.frame(replace(where, mentioning=wanted), ["agent_id", "event_id", "ts", "text"])
         hits = [(r["ts"], r["agent_id"], r["event_id"]) for r in rows(found)
                 if any(mentions(r["text"], p) for p in phrases)]
         hits = sorted(hits, reverse=True)[:limit]

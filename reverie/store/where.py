@@ -7,7 +7,7 @@ of wanted values matches nothing, an empty list of excluded values excludes noth
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from reverie.errors import ValidationError
@@ -41,17 +41,21 @@ def not_among(column: str, values: Iterable[str] | None) -> Clause:
     return f"{column} NOT IN ({', '.join(sql_str(v) for v in items)})" if items else None
 
 
-def mentions_any(column: str, needles: Iterable[str] | None) -> Clause:
-    """A text column containing one of ``needles`` (lower-cased, any case): a prefilter, to be
-    checked exactly by the caller. Needles are word tokens (letters, digits, ``.``, ``-``, ``_``;
-    a ``_`` matches any one character, which only widens the prefilter)."""
-    if needles is None:
+def mentions_any(column: str, phrases: Iterable[Sequence[str]] | None) -> Clause:
+    """A text column containing, in any case, every token of one of ``phrases``: a prefilter, to be
+    checked exactly by the caller. Tokens are words (letters, digits, ``.``, ``-``, ``_``; a ``_``
+    matches any one character, which only widens the prefilter); one-character tokens are skipped."""
+    if phrases is None:
         return None
-    items = sorted({n.lower() for n in needles if n})
-    if not items or any(not all(c.isalnum() or c in ".-_" for c in n) for n in items):
-        raise ValidationError(f"a text filter takes word tokens (letters, digits, '.', '-', '_'), not {items!r}",
+    wanted = [sorted({t.lower() for t in phrase if len(t) > 1}) for phrase in phrases]
+    if not wanted:
+        return "false"
+    if any(not tokens for tokens in wanted):
+        return "true"  # a phrase of one-character tokens only: no prefilter
+    if any(not all(c.isalnum() or c in ".-_" for c in t) for tokens in wanted for t in tokens):
+        raise ValidationError(f"a text filter takes word tokens (letters, digits, '.', '-', '_'), not {wanted!r}",
                               field="mentioning")
-    return any_of(*(f"lower({column}) LIKE '%{n}%'" for n in items))
+    return any_of(*("(" + " AND ".join(f"lower({column}) LIKE '%{t}%'" for t in tokens) + ")" for tokens in wanted))
 
 
 def holds_any(column: str, values: Iterable[str] | None) -> Clause:
