@@ -103,11 +103,11 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
     run = _RunVectors(changes, index)
     for position, note_id in enumerate(order):
         change = views[note_id]
-        if not change.observed or not _live_claim(change.note):
+        if not change.observed or not live_claim(change.note):
             continue
         for rival, rivalry in _rivals(change, position, views, run, index, settings, agent_id):
             views = _apply(views, note_id, rival, rivalry, settings, now, agent_id)
-            if not _live_claim(views[note_id].note):
+            if not live_claim(views[note_id].note):
                 break
     views = _recheck_own_claims(views, run, index, settings, now, agent_id)
     return assign_slots(list(views.values()), index, run, settings)
@@ -120,7 +120,7 @@ def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteI
     was consolidated, and a claim that denies it then becomes an open question beside it."""
     mine = f"personal:{agent_id}"
     for note in index.notes:
-        if note.scope != mine or note.note_id in views or note.verified or not _live_claim(note) or note.type == "pattern":
+        if note.scope != mine or note.note_id in views or note.verified or not live_claim(note) or note.type == "pattern":
             continue
         change = Change(note, "edit", "checked against verified notes")
         rivals = [(r, why) for r, why in _rivals(change, None, views, run, index, settings, agent_id) if r.verified]
@@ -131,7 +131,7 @@ def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteI
     return views
 
 
-def _live_claim(note: Note) -> bool:
+def live_claim(note: Note) -> bool:
     return note.status in LIVE_STATUSES and note.type != "open_question"
 
 
@@ -216,7 +216,7 @@ def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: di
             continue
         for target_id in question.conflicts_with:
             target = views[target_id].note if target_id in views else index.get(target_id)
-            if (target is not None and target_id != note.note_id and _live_claim(target)
+            if (target is not None and target_id != note.note_id and live_claim(target)
                     and _states_replaced(target, phrases, settings)
                     and not asserts(target.statement, new_claim, settings.correction_overlap)):
                 found.append((target, Rivalry("correction", f"it confirms {question_id}, which replaces what it states",
@@ -236,7 +236,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
     explicit = is_correction(note)
     found = []
     for rival_id, (rival, sim, slot_sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
-        if rival_id == note.note_id or not _live_claim(rival) or rival_id in note.supersedes:
+        if rival_id == note.note_id or not live_claim(rival) or rival_id in note.supersedes:
             continue
         theirs = claim(rival.statement)
         if different_things(mine, theirs):

@@ -13,20 +13,17 @@ extraction never kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-from actors.plan import LIVE_STATUSES, Change, Member, NoteIndex, note_id_for
-from actors.resolve import evidence_time, is_correction
+from actors.plan import Change, Member, NoteIndex, note_id_for
+from actors.resolve import evidence_time, is_correction, live_claim
 from reverie.records import Event, Note
 from reverie.restatements import corrected_phrases, restates, stale_phrases
 from reverie.settings import ConsolidationSettings
-
-Search = Callable[[str, "list[str] | None", "list[str]", datetime], "list[Event]"]
-Embed = Callable[["list[str]"], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -55,7 +52,7 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
     conversation's "no worries" or "don't forget your passion for dance" reads like a replacement.
     No turn a live note cites is taken."""
     views = {c.note.note_id: c.note for c in changes}
-    cited = frozenset(e for n in [*index.notes, *views.values()] if _standing(views.get(n.note_id, n)) for e in n.evidence)
+    cited = frozenset(e for n in [*index.notes, *views.values()] if live_claim(views.get(n.note_id, n)) for e in n.evidence)
     found: list[Overturned] = []
     beaten = {c.note.superseded_by for c in changes if c.action == "supersede"}
     for change in changes:
@@ -64,12 +61,12 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
             continue
         if change.action == "supersede" and note.status == "superseded" and note.superseded_by:
             winner = views.get(note.superseded_by) or index.get(note.superseded_by)
-            if winner is None or not _standing(winner) or not (winner.verified or explicit.intersection(winner.evidence)):
+            if winner is None or not live_claim(winner) or not (winner.verified or explicit.intersection(winner.evidence)):
                 continue
             phrases = stale_phrases(note.statement, winner.statement, settings.correction_overlap)
             before = max(evidence_time(note), evidence_time(winner))
             found.append(Overturned(note, phrases, before, cited, loser=True))
-        elif (change.new and _standing(note) and is_correction(note) and note.note_id not in beaten
+        elif (change.new and live_claim(note) and is_correction(note) and note.note_id not in beaten
               and explicit.intersection(note.evidence)):
             phrases = corrected_phrases(note.statement, settings.correction_overlap)
             found.append(Overturned(note, phrases, evidence_time(note), cited, loser=False))
@@ -80,10 +77,6 @@ def explicit_corrections(members: Sequence[Member]) -> frozenset[str]:
     """The events of correction candidates said explicitly: tagged by their agent, or a feedback event."""
     return frozenset(e for m in members if m.candidate.source != "rule" and "correction" in m.candidate.tags
                      for e in m.candidate.evidence)
-
-
-def _standing(note: Note) -> bool:
-    return note.status in LIVE_STATUSES and note.type != "open_question"
 
 
 def restatements(claim: Overturned, candidates: Sequence[Event], vectors: np.ndarray, reference: np.ndarray,
