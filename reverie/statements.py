@@ -16,10 +16,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from reverie import corrections
+
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
 _CONTRAST = re.compile(
-    r"(?:[,;:(]|\s[-–—])\s*(?:not|no|never)\s+(?P<a>[^,;.!?)]+)"
-    r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?P<b>[^,;.!?)]+)"
+    r"(?:[,;:(]|\s[-–—])\s*(?:not|no|never)\s+(?P<a>(?:[^,;.!?)]|(?<=\d)\.(?=\d))+)"
+    r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?P<b>(?:[^,;.!?)]|(?<=\d)\.(?=\d))+)"
     r"|\b(?:prefer|prefers|preferred|choose|chose|favou?r)\s+[^,;.!?]+?\s+over\s+(?P<c>[^,;.!?)]+)",
     re.IGNORECASE,
 )
@@ -322,59 +324,57 @@ def options(chosen: frozenset[str]) -> dict[int, frozenset[str]]:
 
 
 # --- corrections: what a statement says it replaces ---------------------------------------------
-_PHRASE = r"(?P<old>(?:[^,;.!?()]|(?<=\d)\.(?=\d))+?)"
-_REPLACES: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
-    r"\b(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|went|go(?:ne)?|upgraded|downgraded|migrated|raised|lowered)"
-    r"\s+(?:\w+\s+){0,3}?from\s+" + _PHRASE + r"\s+to\b",
-    r"\bno\s+longer\s+(?:be\s+|is\s+|are\s+|on\s+|use\s+|uses\s+|using\s+|want\s+|need\s+)?"
-    + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
-    r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)" + _PHRASE
-    + r"\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:enough|needed|used|valid|allowed|supported|right)\b",
-    r"\b(?:it|this|that|they|he|she|we|i)?\s*used\s+to\s+(?:be\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d))",
-    r"\((?:it\s+)?(?:was|were)\s+" + _PHRASE + r"\)",
-    r"\b(?:stop|quit)\s+(?:using|sending|writing|doing|giving|putting)\s+" + _PHRASE
-    + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:for|in|on|and)\b)",
-    r"\b(?:drop|forget|ditch)\s+(?:the\s+)?" + _PHRASE + r"(?=$|[,;:!?()]|\.(?!\d)|\s+(?:i|you|we)\s+asked\b)",
-    r"\breplac(?:e|ed|ing)\s+" + _PHRASE + r"\s+(?:with|by)\b",
-    r"(?:^|[,;:]\s*)" + _PHRASE + r"\s+(?:is|are)\s+(?:closed|retired|deprecated|gone|obsolete|out)\b(?:\s+now)?",
-    r"\b(?:not|no)\s+" + _PHRASE + r"\s+any\s*more\b",
-    r"\b" + _PHRASE + r"\s+any\s*more\b",
-))
-_FRAMES = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|no\s+longer|used\s+to|any\s*more|switch(?:ed)?\s+(?:to|from)"
-    r"|from\s+now\s+on|changed\s+my\s+mind|change\s+of\s+plan|from\s+today|replac(?:e|ed)\s+\w+"
-    r"|(?:policy|rule|process|plan)\s+(?:has\s+)?changed|(?:has|have)\s+changed|(?:is|are)\s+now"
-    r"|now\s+(?:\w+\s+)?(?:want|wants|use|uses|need|needs|live|lives|run|runs|listens?|should|must|goes|go))\b",
-    re.IGNORECASE,
+_LEADING = frozenset({"the", "a", "an", "my", "your", "our", "its", "their", "his", "her", "it", "this", "that", "to",
+                      "be", "on", "at", "in", "with", "about", "of", "from", "off", "longer", "not", "no", "still",
+                      "old", "previous", "former", "earlier"})
+_TRAILING = frozenset({"anymore", "any", "more", "now", "before", "earlier", "previously", "either", "though",
+                       "please", "too", "yet"})
+#: Where a phrase stops naming the old value: "X as I wrote", "X like before", "X but Y", "X we now use Y".
+_PHRASE_TAIL = re.compile(
+    r"\s+(?:(?:as|like)\s+(?:i|you|we|they|he|she|it|the\s+\w+|before|previously|earlier|originally|planned|stated"
+    r"|said)\b|but\s|by\s+mistake\b|(?:i|we|you|they|he|she)\s).*$",
+    re.IGNORECASE | re.DOTALL,
 )
-_LEADING = frozenset({"the", "a", "an", "my", "your", "our", "its", "their", "it", "this", "that", "to", "be", "on",
-                      "longer", "not", "no"})
-_TRAILING = frozenset({"anymore", "any", "more", "now", "before", "earlier"})
 
 
 def replaced(text: str) -> list[str]:
     """What ``text`` says it replaces: "X instead of Y", "X, not Y", "no longer Y", "switch from Y to X",
-    "it used to be Y", "(was Y)", "stop using Y", "drop Y", "Y is retired" -> ["Y"]."""
-    found = [*split_contrast(text)[1]]
-    for pattern in _REPLACES:
-        for match in pattern.finditer(text):
-            found.append(match.group("old"))
-    cleaned = []
-    for phrase in found:
-        tokens = phrase.strip().split()
-        while tokens and tokens[0].lower() in _LEADING:
-            tokens = tokens[1:]
-        while tokens and tokens[-1].lower() in _TRAILING:
-            tokens = tokens[:-1]
-        meaning = set(content_words(" ".join(tokens))) - _FRAME_WORDS
-        if tokens and (meaning or any(ch.isdigit() for ch in " ".join(tokens))):
-            cleaned.append(" ".join(tokens))
-    return list(dict.fromkeys(cleaned))
+    "it used to be Y", "(was Y)", "stop using Y", "drop Y", "Y is retired", "Y has been replaced",
+    "ignore what I said about Y", "Y? No, X" -> ["Y"] (the frames: ``reverie.corrections``)."""
+    found = [phrase for phrase, at in _rejections(text) if corrections.stands(text, at)]
+    found += [hit.old for hit in corrections.hits(text)]
+    cleaned = [_clean(phrase) for phrase in found]
+    return list(dict.fromkeys(p for p in cleaned if p))
+
+
+def _rejections(text: str) -> list[tuple[str, int]]:
+    """The contrasts that reject an alternative ("X, not Y", "instead of Y"), where they stand. "Prefer
+    X over Y" is a taste, which both can survive (tests/data/corrections/README.md)."""
+    found = []
+    for match in _CONTRAST.finditer(text):
+        if match.group("a") and corrections.rivals(text[:match.start()], match.group("a")):
+            found.append((match.group("a").strip(), match.start()))
+        elif match.group("b"):
+            found.append((match.group("b").strip(), match.start()))
+    return found
+
+
+def _clean(phrase: str) -> str:
+    """The old value alone: no determiners, frame words or trailing clause; "" when nothing names a
+    thing (a pronoun, a bare verb)."""
+    tokens = _PHRASE_TAIL.sub("", " " + phrase.strip()).split()
+    while tokens and tokens[0].lower() in _LEADING:
+        tokens = tokens[1:]
+    while tokens and tokens[-1].lower().strip(".") in _TRAILING:
+        tokens = tokens[:-1]
+    joined = " ".join(tokens)
+    meaning = set(content_words(joined)) - _FRAME_WORDS - VERBS
+    return joined if meaning or any(ch.isdigit() for ch in joined) else ""
 
 
 def says_replacement(text: str) -> bool:
     """The statement is worded as a change ("instead of", "no longer", "switch to", "used to", ...)."""
-    return bool(_FRAMES.search(text)) or bool(replaced(text))
+    return corrections.worded_as_change(text) or bool(replaced(text))
 
 
 def asserts(statement: str, phrase: str, share: float) -> bool:
@@ -399,8 +399,15 @@ _FRAME_WORDS = frozenset({"longer", "anymore", "now", "today", "earlier", "befor
 def without_replacements(text: str) -> str:
     """The statement without what it says it replaces (its new claim only)."""
     main, _ = split_contrast(text)
-    for pattern in _REPLACES:
-        main = pattern.sub(" ", main)
+    main = main.replace("\u2019", "'")
+    spans: list[list[int]] = []
+    for hit in sorted(corrections.hits(main), key=lambda h: h.start):
+        if spans and hit.start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hit.end)  # overlapping frames go as one
+        else:
+            spans.append([hit.start, hit.end])
+    for start, end in reversed(spans):
+        main = main[:start] + " " + main[end:]
     return main
 
 

@@ -22,6 +22,30 @@ def test_the_ordinary_ways_of_saying_what_is_replaced(text: str, phrase: str) ->
     assert phrase in replaced(text) and says_replacement(text)
 
 
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("Webpack got replaced by Vite in the frontend repo.", "Webpack"),
+    ("We threw out the custom auth middleware and use Auth0 now.", "custom auth middleware"),
+    ("Jest is no longer our test runner, Vitest is.", "Jest"),
+    ("Merging without CI passing isn't allowed anymore.", "Merging without CI passing"),
+    ("Please ignore my earlier comment about pinning protobuf.", "pinning protobuf"),
+    ("Monday? No — the planning session is Tuesday now.", "Monday"),
+    ("Correction: the Slack channel is #deploys (previously #releases).", "#releases"),
+    ("Thursday is the new Friday for demos.", "Friday"),
+])
+def test_wordings_that_name_the_old_value_around_a_verb_of_ending(text: str, phrase: str) -> None:
+    assert phrase in replaced(text) and says_replacement(text)
+
+
+@pytest.mark.parametrize("text", [
+    "No worries, Jon!", "Let me know if you need any more.", "Would it make sense to replace Consul with etcd?",
+    "We may move the docs to Docusaurus at some point.", "We didn't switch banks after all.",
+    "I walked to work instead of taking the tram this morning.", "The replace() call strips the newline characters.",
+    "I'm used to the old dashboard.", "Not that I know of.",
+])
+def test_questions_hedges_denials_and_chit_chat_replace_nothing(text: str) -> None:
+    assert replaced(text) == [] and not says_replacement(text)
+
+
 def test_switch_to_is_a_replacement_frame_even_without_the_old_value() -> None:
     assert says_replacement("Please switch to tabs.") and not says_replacement("Please use tabs.")
 

@@ -1,0 +1,315 @@
+"""Where a correction names the value it replaces, by the shape of the English around it.
+
+A correction names its old value in a few places: after a verb of ending ("we moved off X",
+"scrap X", "stopped using X"), before a passive one ("X has been replaced", "X was dropped"), after
+"from" in a change ("switched from X to Y", "up from X"), as the earlier value ("it used to be X",
+"(previously X)", "formerly X"), as what was said in error or withdrawn ("X was wrong", "ignore what
+I said about X", "I wrote X by mistake"), as a lapsed state ("X isn't allowed anymore", "not X
+anymore", "no longer X"), or as a question answered no ("X? No, Y"). Contrasts ("Y, not X",
+"instead of X") are split by ``statements.split_contrast``; :func:`stands` says where they count.
+
+A frame counts only where the statement makes the change: never in a question, and a verb of
+ending not under a modal, a plan, a condition or a negation ("we might drop X", "if we drop X",
+"Argo didn't replace Jenkins" propose or deny a change). Everything here is a pure function of the
+text; ``reverie.statements`` cleans the phrases (``replaced``) and reads the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reverie.lapses import lapses
+
+_I = re.IGNORECASE
+_STOP = r"[;:!?()\u2014\u2013]|(?<!\d),|,(?!\d)|\.(?!\d)|\s-\s"  # a clause ends here ("5,000" and "3.11" end none)
+_START = r"(?:^|(?:[,;:!?(\u2014\u2013]|\.(?!\d))\s*|\b(?:and|but|so|because|since|now\s+that)\s+)"
+#: Words that follow an old value without belonging to it: the new value, a time, a new clause.
+_AFTER = (r"in\s+favou?r\s+of|for|with|by|to|into|since|last|this|because|as|like|after|before|and|but|so"
+          r"|which|that|when|until|from|then|now|anymore|any\s*more|any\s+longer|ago|years|months|weeks"
+          r"|in\s+(?:\d{4}|january|february|march|april|may|june|july|august|september|october|november"
+          r"|december|q[1-4])")
+_END = rf"(?=\s*(?:$|{_STOP})|\s+(?:{_AFTER})\b)"
+_OLD = (rf"(?!(?:{_AFTER}|in|on|at|yesterday|today|early|recently|again|long\s+ago"
+        r"|a\s+(?:long\s+time|while|few|couple|year|month|week|day))\b)"
+        r"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d))+?)")
+_SUBJECT = r"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)\.(?=\d))+?)"
+_NUMBER = (r"(?P<old>(?:\d|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|twelve\b|twenty\b"
+           r"|thirty\b|fifty\b|a\s+hundred\b)(?:[^,;.!?()]|(?<=\d)[.,](?=\d))*?)")
+_NAME = r"(?-i:[A-Z0-9])[\w.+-]*"  # a capitalised word or a number: a named thing, not a role
+_LIGHT = r"(?:using|doing|sending|writing|giving|putting|adding|including|making|running|going\s+to|attending|having)"
+_ENDED = (r"replaced|superseded|supplanted|swapped(?:\s+out)?|retired|deprecated|dropped(?!\s+off)|scrapped|ditched"
+          r"|abandoned|decommissioned|sunset|sunsetted|phased\s+out|shut\s+down|ripped\s+out|torn\s+out|lifted"
+          r"|abolished|discontinued|removed|renamed|broken\s+up|axed|retracted|withdrawn")
+_PASSIVE = (r"(?:has\s+been|have\s+been|had\s+been|'s\s+been|'ve\s+been|was|were|got|is\s+being|are\s+being)\s+"
+            r"(?:(?:now|just|finally|officially|quietly|already|recently|fully|completely|mostly|largely|formally)\s+)?")
+_SHIFT = (r"switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|went|gone|upgraded|downgraded|migrated|raised|lowered"
+          r"|bumped|cut|reduced|increased|decreased|rescheduled|pushed|shifted|flipped|renamed|converted|ported"
+          r"|transitioned|passed|extended|shortened|tightened|loosened|doubled|halved")
+_LEFT = r"switched|moved|migrated|raised|lowered|reduced|bumped|changed|upgraded|downgraded"  # "from X" alone: X is left
+_SAID = r"(?:said|wrote|mentioned|told\s+you|asked\s+for|asked|gave\s+you|gave|quoted|posted|suggested|requested)"
+_ENDING = (r"threw\s+out|thrown\s+out|throw\s+out|tossed(?:\s+out)?|scrap(?:ped|ping)?|ditch(?:ed|ing)?|abandon(?:ed|ing)?"
+           r"|abolish(?:ed|ing)?|retir(?:e|ed|ing)|deprecat(?:e|ed|ing)|decommission(?:ed|ing)?"
+           r"|phas(?:e|ed|ing)\s+out|rip(?:ped)?\s+out|(?:got|get|getting)\s+rid\s+of|gone\s+off"
+           r"|(?:mov|migrat)(?:e|ed|ing)\s+(?:off|away\s+from)|(?:drop(?:ped)?|end(?:ed)?)\s+support\s+for"
+           r"|lift(?:ed)?(?=\s+the\s+(?:[\w-]+\s+){0,3}?(?:ban|freeze|restriction|limit|cap|moratorium)\b)")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One wording of a correction and where it names the old value: its ``old`` group, or, for a
+    ``subject`` frame, the clause's words before the match ("Sentry | has been replaced by ...")."""
+
+    pattern: re.Pattern[str]
+    subject: bool = False
+    refuse: re.Pattern[str] | None = None  # a subject that makes the wording no correction ("I replaced ...")
+    needs: str = ""  # a word the text must hold: a cheap test before the pattern
+
+
+def _frame(pattern: str, *, subject: bool = False, refuse: str | None = None, needs: str = "") -> Frame:
+    return Frame(re.compile(pattern, _I), subject, re.compile(refuse, _I) if refuse else None, needs)
+
+
+_PERSONAL = r"^(?:i|we|you|they|he|she|nobody|no\s+one|nothing)\b"
+_NOT_A_NAME = rf"^(?!(?:{_NAME}\s*)+$)|^(?:this|that|it|he|she|they|we|i|there|here|which|what|who)\b"
+
+#: A verb of ending or of change names the old value. Guarded: never under a hedge or a negation.
+ENDING = (
+    _frame(rf"\b(?:stop(?:ped|s)?|quit(?:s)?|cease[sd]?)\s+{_LIGHT}\s+{_OLD}{_END}"),
+    _frame(rf"\bstopped\s+(?!{_LIGHT}\b)(?P<old>\w+ing\b[^,;.!?()\u2014\u2013]*?){_END}", needs="stopped"),
+    _frame(rf"\b(?:gave|given|give|giving)\s+up\s+(?:on\s+)?{_OLD}{_END}", needs="up"),
+    _frame(rf"\b(?:{_ENDING})\s+(?:the\s+rule\s+that\s+)?{_OLD}{_END}"),
+    _frame(rf"\b(?:drop(?:ped|ping)?|swap(?:ped|ping)?|trad(?:e|ed|ing)|ditch(?:ed|ing)?|abandon(?:ed|ing)?)\s+{_OLD}"
+           r"\s+(?:in\s+favou?r\s+of|for)\b"),
+    _frame(rf"\b(?:drop|ditch)\s+(?:the\s+)?{_OLD}(?=$|[,;:!?()]|\.(?!\d))"),
+    _frame(rf"\breplac(?:e|ed|ing)\s+{_OLD}\s+(?:with|by)\b", needs="replac"),
+    _frame(rf"\b(?:replac(?:es|ed)|supersed(?:es|ed)|supplant(?:s|ed))\s+{_OLD}{_END}", refuse=_PERSONAL),
+    _frame(rf"\b(?:replacing|(?:which|that)\s+(?:replaces|replaced|ends)|supersed(?:es|ed|ing)|supplant(?:s|ed|ing)"
+           rf"|put\s+an\s+end\s+to|marks?\s+the\s+end\s+of)\s+{_OLD}{_END}"),
+    _frame(rf"\s+{_PASSIVE}(?:{_ENDED})\b", subject=True),
+    _frame(r"\s+(?:has\s+|have\s+)?(?:given\s+way\s+to|gave\s+way\s+to|made\s+way\s+for|stepped\s+(?:down|away)"
+           r"|resigned)\b", subject=True),
+    _frame(rf"\b(?:pulled|pull)\s+the\s+plug\s+on\s+{_OLD}{_END}", needs="plug"),
+    _frame(rf"\b(?:took|taken|takes)\s+(?:over\s+)?the\s+place\s+of\s+{_OLD}{_END}", needs="place"),
+    _frame(r"\s+handed\s+(?:over\b|[^,;.!?]*?\s+(?:over|to)\b)", subject=True, needs="handed"),
+    _frame(r"(?:\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:closed|retired|deprecated|gone|obsolete|out|history"
+           r"|a\s+thing\s+of\s+the\s+past|no\s+more)\b(?:\s+now)?", subject=True),
+    _frame(r"\bafter\s+(?P<old>(?-i:[A-Z])[\w'-]*)\s+(?:left|quit|moved\s+teams|moved\s+on|stepped\s+down|retired"
+           r"|resigned)\b", needs="after"),
+    _frame(rf"\b(?:took|taken|take|taking)\s+over\s+(?:[^,;.!?]*?\s+)?from\s+{_OLD}{_END}", needs="over"),
+    _frame(rf"\b(?:{_SHIFT})\s+(?:[\w-]+\s+){{0,3}}?from\s+(?P<old>(?:[^,;.!?()]|(?<=\d)[.,](?=\d))+?)\s+(?:to|into)\b",
+           needs="from"),
+    _frame(rf"\b(?:{_LEFT})\s+(?:[\w-]+\s+){{0,3}}?from\s+{_OLD}{_END}", needs="from"),
+    _frame(rf"\b(?:{_SHIFT}|went\s+(?:up|down)|got\s+moved)\s+(?:[\w-]+\s+){{0,4}}?to\s+[^,;.!?()]+?\s+from\s+{_OLD}"
+           rf"{_END}", needs="from"),
+    _frame(rf"{_START}to\s+[^,;.!?()]+?\s+from\s+{_OLD}{_END}", needs="from"),
+)
+
+#: The old value named as earlier, wrong, withdrawn or over. Not read in a question.
+EARLIER = (
+    _frame(rf"\bused\s+to\s+(?:be\s+)?{_OLD}{_END}", needs="used"),
+    _frame(rf"\(\s*(?:it\s+)?(?:previously|formerly|before|was|were|used\s+to\s+be|prev\.?)\s*:?\s+{_SUBJECT}\s*\)",
+           needs="("),
+    _frame(rf"{_START}(?:previously|formerly|originally|before)\s*,?\s+(?:it\s+|this\s+|that\s+|they\s+)?"
+           rf"(?:was|were|used\s+to\s+be)\s+{_OLD}{_END}"),
+    _frame(rf"\bformerly(?:\s+known\s+as|\s+called)?\s+{_OLD}{_END}", needs="formerly"),
+    _frame(r"\b(?:it|they|we|he|she|this|that)\s+(?:was|were|needed|had|used|took|required|ran)\s+(?P<old>[^\s,;.!?]+"
+           rf"(?:\s+[^\s,;.!?]+){{0,2}}?)\s+before(?=\s*(?:$|{_STOP}))", needs="before"),
+    _frame(rf"\bnow\b[^.;!?]*?[,;]\s*(?:it|that|this|they)\s+(?:was|were)\s+{_NUMBER}{_END}", needs="now"),
+    _frame(rf"\b(?:up|down)\s+from\s+{_NUMBER}{_END}", needs="from"),
+    _frame(rf"\s+(?:I\s+{_SAID}(?:\s+you)?\s+)?(?:was|were|is|are)\s+(?:\w+\s+)?(?:wrong|incorrect|a\s+mistake"
+           r"|a\s+typo|outdated|out\s+of\s+date|stale|inaccurate)\b", subject=True,
+           refuse=r"^(?:that|this|these|those|it|i|we|you)\b"),
+    _frame(r"(?:\s+(?:is|are|was|were)\s+not|\s+(?:is|are|was|were)n't|'s\s+not|'re\s+not)\s+(?:enough|valid|right|correct"
+           r"|accurate)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b"),
+    _frame(rf"\b(?:I|we)\s+(?:was|were|am|are|'m|'re)\s+(?:\w+\s+)?wrong\s+about\s+{_OLD}{_END}", needs="wrong"),
+    _frame(rf"\b(?:had|got)\s+{_OLD}\s+wrong\b", needs="wrong"),
+    _frame(rf"\b(?:wrote|said|typed|put|gave|listed|entered)\s+{_OLD}\s+(?:by\s+mistake|in\s+error|by\s+accident"
+           r"|wrongly|incorrectly)\b"),
+    _frame(rf"\bI\s+{_SAID}\s+{_OLD}(?:\s+earlier)?\s*[,;:.\u2014\u2013]\s*(?:but\s+)?(?:make\s+that|scratch\s+that"
+           r"|that\s+was\s+(?:wrong|a\s+mistake|incorrect|a\s+typo)|sorry|correction|actually|I\s+meant"
+           r"|my\s+(?:bad|mistake))"),
+    _frame(rf"\b(?:ignore|disregard|forget|never\s+mind|scratch|strike)\s+(?:what\s+I\s+{_SAID}|my\s+(?:earlier|last"
+           r"|previous|old)\s+\w+|the\s+(?:earlier|previous|last|old)\s+\w+|the\s+(?:part|bit))\s+(?:about|on|regarding"
+           rf"|saying|that\s+said|to)\s+{_OLD}{_END}"),
+    _frame(rf"\bwhat\s+I\s+{_SAID}\s+(?:about|on|regarding)\s+{_OLD}\s+(?:no\s+longer\s+(?:applies|holds|stands)"
+           r"|(?:is|was)\s+(?:wrong|outdated|incorrect|moot|void)|(?:doesn't|does\s+not)\s+apply)\b", needs="what"),
+    _frame(rf"\bdisregard\s+{_OLD}{_END}", needs="disregard"),
+    _frame(rf"\b(?:forget|ignore|drop|scrap)\s+(?:the\s+)?{_OLD}\s+(?:I|you|we)\s+(?:{_SAID}|wanted)\b"),
+    _frame(rf"\bchanged\s+(?:my|our|his|her|their)\s+minds?\s+(?:about|on)\s+{_OLD}{_END}", needs="mind"),
+    _frame(rf"\bgone\s+are\s+the\s+days\s+(?:of|when)\s+{_OLD}{_END}", needs="days"),
+    _frame(rf"\b(?:good)?bye(?:\s+bye)?,?\s+{_OLD},\s*hello\b", needs="hello"),
+    _frame(rf"{_START}no\s+more\s+(?!(?:than|for|from|of|to)\b){_OLD}{_END}", needs="more"),
+    _frame(rf"\s+(?:is|are)\s+the\s+new\s+(?P<old>{_NAME}(?:\s+{_NAME})?)", refuse=_NOT_A_NAME, needs="new"),
+)
+
+#: A speaker repairing a value in passing: "Python 3.9, or rather 3.12", "at 3, I meant 4".
+REPAIRED = (
+    _frame(r"(?P<old>[\w.%:/@#+-]*\w)\s*(?:,|\u2014|\u2013|\s-)\s*(?:or\s+rather|I\s+meant|make\s+that)\s*[,:]?(?=\s+\w)"),
+)
+
+#: A short question answered no: "Jenkins? No, we build with Actions." Read in spite of its "?".
+ANSWERED = (
+    _frame(r"(?:^|(?<=[.!]\s))(?P<old>(?!(?:did|do|does|is|are|was|were|can|could|should|would|will|have|has|how|what"
+           r"|why|who|when|where|which|any|anything|anyone)\b)[^?.!,;]{1,40}?)\?\s+(?:no|nope|nah|oh\s+no"
+           r"|not\s+any\s*more)\b(?!\s+(?:thanks|thank|worries|problem|idea|way|kidding|rush|need|clue)\b)", needs="?"),
+)
+
+#: Words of a change without the old value ("switch to tabs", "from now on", "the policy changed").
+CHANGE_WORDS = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|switch(?:ed)?\s+(?:to|from)|changed\s+my\s+mind"
+    r"|change\s+of\s+plans?|from\s+now\s+on|from\s+today|(?:policy|rule|process|plan)\s+(?:has\s+)?changed"
+    r"|(?:the|our|my|your|their|this|that)\s+(?:[\w-]+\s+){0,3}(?:has|have)\s+changed|(?:is|are)\s+now(?=\s+\w)"
+    r"|now\s+(?:\w+\s+)?(?:want|wants|use|uses|need|needs|live|lives|run|runs|listens?|should|must|goes|go))\b"
+    r"|\b(?:no\s+longer|used\s+to)\b|\bany\s*more\b(?!\s+[a-z])|\bany\s+longer\b",
+    _I,
+)
+_LAPSE_WORDS = re.compile(r"^(?:no\s+longer|used\s+to|any\s*more|any\s+longer)$", _I)
+_ACCUSTOMED = re.compile(r"\b(?:am|is|are|was|were|be|been|being|get|gets|got|getting|become|became)\s+used\s+to\b"
+                         r"|(?:'m|'re|'s)\s+used\s+to\b", _I)
+_HEDGE = re.compile(r"\b(?:might|(?-i:may)|could|would|maybe|perhaps|if|unless|whether|consider(?:s|ed|ing)?|thinking"
+                    r"|plan(?:s|ned|ning)?\s+to|propos(?:e|es|ed|al)|suggest(?:s|ed|ion)?|hop(?:e|es|ing)|going\s+to|gonna"
+                    r"|wants?\s+to|about\s+to|can|gotta|ha(?:ve|s)\s+to|ought\s+to)\b|\bto\s*$", _I)
+_DENIAL = re.compile(r"\b(?:should|shall|will|need\s+to|needs\s+to|let's|let\s+us|try|trying|not|never|nobody|no\s+one"
+                     r"|nothing|yet)\b|n't\b|'ll\b", _I)
+_OCCASION = re.compile(r"(?<!from )(?<!of )(?<!starting )(?<!since )\b(?:today|tonight|this\s+(?:morning|afternoon"
+                       r"|evening|time)|last\s+night|yesterday|for\s+once|let's|let\s+us)\b", _I)
+_ONE_OFF = re.compile(r"(?:instead\s+of|rather\s+than)\s+(?!using\b)\w+ing\b", _I)
+_STANDING = re.compile(r"\b(?:now|these\s+days|from\s+now\s+on|going\s+forward|henceforth|any\s*more|no\s+longer"
+                       r"|from\s+today|as\s+of|default|always|every)\b", _I)
+#: After "not"/"no", a word that negates a degree, a focus or an idiom, never a rival value:
+#: "not just a hobby", "not sure", "no worries", "no matter what", "never been there".
+_NOT_A_RIVAL = re.compile(
+    r"^(?:just|only|even|too|so|very|really|quite|that|sure|yet|all|everything|everyone|everybody|any\w*|always|much"
+    r"|many|enough|exactly|necessarily|entirely|least|if|because|as|like|been|being|had|have|gonna|going|matter"
+    r"|doubt|worries|worry|problem|problems|idea|way|thanks|kidding|rush|pressure|offen[cs]e|wonder|clue|biggie"
+    r"|big\s+deal|bad|a\s+fan|mention)\b",
+    _I,
+)
+_COMPARISON = re.compile(r"\b(?:better|worse|more|less|bigger|smaller|other)\s+than\b", _I)
+_INTERJECTIONS = frozenset("""
+no nope nah yes yeah yea yep hey hi hello oh ah wow well ok okay sure hmm hmmm haha lol thanks thank and but so right
+""".split())
+#: "as I wrote yesterday" dates the earlier statement, not the change.
+_REPORTED = re.compile(r"\b(?:as|like)\s+(?:I|we|you)\s+(?:said|wrote|told\s+you|mentioned)\s+\w+", _I)
+_SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
+_CLAUSE_MARK = re.compile(r"[,;:!?(\u2014\u2013]|\.(?!\d)")
+_RELATIVE = re.compile(r"\b(?:what|whatever|which|who|that)\s*$", _I)  # "what no longer serves you" describes
+_PRONOUN_LAST = re.compile(r"\b(?:i|we|you|they|he|she|it|this|that|there|who|which|what)$", _I)
+_CONJUNCTION = re.compile(r"\s*(?:(?:and|but|so|because|since|now\s+that|which|that)\s+)+", _I)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An old value a frame names, the span of the frame to drop from the new claim, and where the
+    frame's own words begin (after a subject it names)."""
+
+    old: str
+    start: int
+    end: int
+    words: int = -1
+
+
+@lru_cache(maxsize=8192)
+def hits(text: str) -> tuple[Hit, ...]:
+    """Every old value a frame of :data:`ENDING`, :data:`EARLIER`, :data:`ANSWERED` or a lapse names
+    (cached: consolidation reads the same statement many times)."""
+    text = text.replace("\u2019", "'")
+    lowered = text.lower()
+    found = [h for h in _matches(text, lowered, ENDING) if _asserted(text, h, hedged=True)]
+    found += [h for h in _matches(text, lowered, (*EARLIER, *REPAIRED)) if _asserted(text, h, hedged=False)]
+    found += list(_matches(text, lowered, ANSWERED))
+    found += [Hit(old, start, end) for old, start, end in lapses(text) if not _in_question(text, start)]
+    return tuple(found)
+
+
+def stands(text: str, at: int) -> bool:
+    """A contrast at ``at`` rejects a standing value: not in a question, under a hedge or on one occasion
+    ("I took the bus instead of driving today", "instead of giving up, I studied": an action taken once,
+    unless the sentence says the choice stands)."""
+    text = text.replace("\u2019", "'")
+    sentence = _REPORTED.sub(" ", _sentence(text, at))
+    once = _ONE_OFF.match(text, at) and not _STANDING.search(sentence)
+    return not (once or _in_question(text, at) or _OCCASION.search(sentence) or _HEDGE.search(_clause_before(text, at)))
+
+
+def rivals(before: str, rejected: str) -> bool:
+    """"Y, not X" names X as Y's rival: X is a value (not "just", "sure", "worries"), the contrast is no
+    comparison ("no club better than X"), and Y is more than a greeting ("Yeah, no worries", "Hey John,")."""
+    sentence = re.split(r"[.!?]\s+", before)[-1]
+    said = re.findall(r"[\w'-]+", sentence)
+    rest = [w for w in said if w.lower() not in _INTERJECTIONS]
+    greeting = len(rest) < len(said) and all(w[:1].isupper() for w in rest)
+    return bool(rest) and not greeting and not _NOT_A_RIVAL.match(rejected.strip()) and not _COMPARISON.search(rejected)
+
+
+def worded_as_change(text: str) -> bool:
+    """Words of a change that the statement asserts (not asked, hedged or denied)."""
+    text = text.replace("\u2019", "'")
+    for match in CHANGE_WORDS.finditer(text):
+        word = match.group(0)
+        if _LAPSE_WORDS.match(word):  # their own negation is the change: only a hedge or a question undoes them
+            near = text[max(0, match.start() - 12):match.end()]
+            before = _clause_before(text, match.start())
+            if not (_in_question(text, match.start()) or _ACCUSTOMED.search(near) or _HEDGE.search(before)
+                    or _RELATIVE.search(before)):
+                return True
+        elif stands(text, match.start()) and not _DENIAL.search(_clause_before(text, match.start())):
+            return True
+    return False
+
+
+def _matches(text: str, lowered: str, frames: tuple[Frame, ...]) -> Iterator[Hit]:
+    for frame in frames:
+        if frame.needs not in lowered:
+            continue
+        for match in frame.pattern.finditer(text):
+            subject, start = _subject(text, match.start())
+            if frame.refuse is not None and (not subject or frame.refuse.search(subject)):
+                continue
+            if not frame.subject:
+                yield Hit(match.group("old"), match.start(), match.end(), match.start())
+            elif subject and not _PRONOUN_LAST.search(subject):  # "... that he's gone": "he" is the subject
+                yield Hit(subject, start, match.end(), match.start())
+
+
+def _subject(text: str, at: int) -> tuple[str, int]:
+    """The clause's words before ``at`` (a leading conjunction aside), and where they start."""
+    clause = _clause_before(text, at)
+    lead = _CONJUNCTION.match(clause)
+    subject = clause[lead.end():] if lead else clause
+    return subject.strip(), at - len(subject.lstrip())
+
+
+def _asserted(text: str, hit: Hit, *, hedged: bool) -> bool:
+    if _in_question(text, hit.start):
+        return False
+    if _ACCUSTOMED.search(text[max(0, hit.start - 12):hit.end]):
+        return False  # "I'm used to X" is a habit held, not one given up
+    if not hedged:
+        return True
+    context = _clause_before(text, max(hit.start, hit.words))  # not the frame's own words ("stopped going to X")
+    return not (_HEDGE.search(context) or _DENIAL.search(context))
+
+
+def _sentence(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds position ``at`` (a dot inside "Fly.io" or "3.11" ends none)."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.end() > at:
+            return text[start:end.end()]
+        start = end.end()
+    return text[start:]
+
+
+def _in_question(text: str, at: int) -> bool:
+    return _sentence(text, at).rstrip().endswith("?")
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The clause's words before ``at`` (from the last clause mark)."""
+    before = text[:at]
+    marks = [m.end() for m in _CLAUSE_MARK.finditer(before)]
+    return before[marks[-1]:] if marks else before
