@@ -19,9 +19,9 @@ from serve.retrieval.scopeblock import Cached, Candidate
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-def _note(note_id: str, score: float) -> Ranked:
+def _note(note_id: str, score: float, scope: str = "personal:a") -> Ranked:
     note = Note(note_id=note_id, type="lesson", subject="deploys", statement=f"Deploys need approval ({note_id}).",
-                scope="personal:a", owner_agent="a", project="p", source_sessions=["s"], source_agents=["a"],
+                scope=scope, owner_agent="a", project="p", source_sessions=["s"], source_agents=["a"],
                 created_at=AT, updated_at=AT)
     chunk = pa.Table.from_pylist([note_row(note, [0.0] * 4)])
     return Ranked(score, candidate=Candidate(Cached(note_id, 1, note.statement, chunk, 0), 0.5, 0.5))
@@ -50,3 +50,27 @@ def test_when_a_turn_leads_the_turns_clear_only_the_share() -> None:
     order = [_turn("t1", 1.0), _note("n1", 0.9), _turn("t2", 0.6), _turn("t-chatter", 0.3)]
     assert _kept(order) == ["t1", "n1", "t2"]
     assert _kept(order, notes_lead=2) == ["t1", "n1"]  # a note among the first two: the higher bar
+
+
+def test_a_shared_note_near_the_head_holds_turns_to_the_higher_bar() -> None:
+    order = [_turn("t1", 1.0), _turn("t2", 0.95), _note("n-module", 0.9, "module:p/deploy"), _turn("t3", 0.85)]
+    assert _kept(order, shared_notes_lead=3, shared_notes_lead_share=0.9) == ["t1", "t2", "n-module"]
+    assert _kept(order, shared_notes_lead=2, shared_notes_lead_share=0.9) == ["t1", "t2", "n-module", "t3"]
+    personal = [_turn("t1", 1.0), _turn("t2", 0.95), _note("n-own", 0.9), _turn("t3", 0.85)]
+    assert _kept(personal, shared_notes_lead=3, shared_notes_lead_share=0.9) == ["t1", "t2", "n-own", "t3"]
+
+
+def test_shared_notes_close_to_the_question_weigh_more_without_leaving_the_notes_order() -> None:
+    from serve.retrieval.recall import _weighed
+
+    def candidate(note_id: str, scope: str, similarity: float) -> Candidate:
+        found = _note(note_id, 0.0, scope).candidate
+        assert found is not None
+        return Candidate(found.cached, similarity, similarity)
+
+    notes = [(candidate("n-own", "personal:a", 0.5), 1.0), (candidate("n-module", "module:p/deploy", 0.5), 0.9),
+             (candidate("n-far", "team", 0.2), 0.8)]
+    weighed = [(r.key, round(r.score, 3)) for r in _weighed(notes, RetrievalSettings())]
+    assert weighed == [("n-own", 2.7), ("n-module", 2.7), ("n-far", 0.8)]  # 3 x 0.9; the far one is not weighty
+    plain = [(r.key, r.score) for r in _weighed(notes, RetrievalSettings(weight_notes_shared=1.0))]
+    assert plain == [("n-own", 1.0), ("n-module", 0.9), ("n-far", 0.8)]

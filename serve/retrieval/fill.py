@@ -78,7 +78,9 @@ class Fill:
         self._tokens = tokens
         self._floor = settings.relevance_floor
         self._share = settings.relevance_share
-        self._lead, self._lead_share = settings.notes_lead, settings.notes_lead_share
+        self._settings = settings
+        self._leads = ((settings.notes_lead, settings.notes_lead_share, False),
+                       (settings.shared_notes_lead, settings.shared_notes_lead_share, True))
         self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._day_cost = tokens.count(day_line("2000-01-01"))
 
@@ -103,14 +105,16 @@ class Fill:
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
         """The items that clear the absolute floor; turns must also clear the share of the best score
         (notes have their own similarity gates and ``k``: an open question beside the fact it contests stays),
-        and ``notes_lead_share`` of it when a note ranks among the first ``notes_lead`` items."""
+        and a higher share of it when a note (``notes_lead``) or a shared or verified note close
+        to the question (``shared_notes_lead``) ranks among the first items: then the notes answer."""
         best = max((r.score for r in order), default=0.0)
         cut = max(self._floor, self._share * best)
         relevant = [r for r in order if r.score >= self._floor and (r.candidate is not None or r.score >= cut)]
-        if any(r.candidate is not None for r in relevant[:self._lead]):  # the notes answer: turns need more
-            cut = max(cut, self._lead_share * best)
-            return [r for r in relevant if r.candidate is not None or r.score >= cut]
-        return relevant
+        for lead, share, shared_only in self._leads:
+            head = [r.candidate for r in relevant[:lead] if r.candidate is not None]
+            if any(not shared_only or c.weighty(self._settings) for c in head):
+                cut = max(cut, share * best)
+        return [r for r in relevant if r.candidate is not None or r.score >= cut]
 
     def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
                    budget: int) -> bool:

@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from reverie.settings import RetrievalSettings
+from reverie.store.scopes import is_personal
 from serve.retrieval.ranking import priors
 
 BlockKey = tuple[str, str | None]  # (scope, project of a personal scope)
@@ -76,12 +77,23 @@ class Cached:
     def as_row(self) -> dict[str, Any]:
         return self.chunk.slice(self.row, 1).to_pylist()[0]
 
+    @property
+    def shared(self) -> bool:
+        """A module, project or team note (consolidated from every agent that shares it), or one a
+        tool verified: knowledge beyond one agent's say-so."""
+        scope = self.chunk.column("scope")[self.row].as_py()
+        return not is_personal(scope) or bool(self.chunk.column("verified")[self.row].as_py())
+
 
 @dataclass
 class Candidate:
     cached: Cached
     similarity: float
     dense: float
+
+    def weighty(self, settings: RetrievalSettings) -> bool:
+        """A shared or verified note close to the question: it weighs ``weight_notes_shared``."""
+        return self.similarity >= settings.shared_min_similarity and self.cached.shared
 
 
 @dataclass(frozen=True)
