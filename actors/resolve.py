@@ -212,7 +212,7 @@ def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: di
         if question.type != "open_question" or question.status not in LIVE_STATUSES or sim < settings.correction_similarity:
             continue
         phrases, new_claim = replaced(question.statement), without_replacements(question.statement)
-        if not phrases or not asserts(note.statement, new_claim, settings.correction_overlap):
+        if not phrases or not new_claim or not asserts(note.statement, new_claim, settings.correction_overlap):
             continue
         for target_id in question.conflicts_with:
             target = views[target_id].note if target_id in views else index.get(target_id)

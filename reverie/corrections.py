@@ -17,15 +17,21 @@ text; ``reverie.statements`` cleans the phrases (``replaced``) and reads the res
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.lapses import lapses
+from reverie.lapses import NOT_A_RIVAL, lapses
 
 _I = re.IGNORECASE
-_STOP = r"[;:!?()\u2014\u2013]|(?<!\d),|,(?!\d)|\.(?!\d)|\s-\s"  # a clause ends here ("5,000" and "3.11" end none)
-_START = r"(?:^|(?:[,;:!?(\u2014\u2013]|\.(?!\d))\s*|\b(?:and|but|so|because|since|now\s+that)\s+)"
+#: A colon or a dot between digits ends no clause: "9:30", "16:9" and "3.11" are one value.
+_COLON = r"(?<!\d):|:(?!\d)"
+_STOP = rf"[;!?()\u2014\u2013]|{_COLON}|(?<!\d),|,(?!\d)|\.(?!\d)|\s-\s"  # a clause ends here ("5,000" ends none)
+_START = rf"(?:^|(?:[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d))\s*|\b(?:and|but|so|because|since|now\s+that)\s+)"
+#: The most characters an old value may take: a bound keeps every lazy scan for its end short, so a
+#: long text without punctuation reads in linear time (the longest gold old value is 36 characters).
+_MOST = 120
 #: Words that follow an old value without belonging to it: the new value, a time, a new clause.
 _AFTER = (r"in\s+favou?r\s+of|for|with|by|to|into|since|last|this|because|as|like|after|before|and|but|so"
           r"|which|that|when|until|from|then|now|anymore|any\s*more|any\s+longer|ago|years|months|weeks"
@@ -34,12 +40,13 @@ _AFTER = (r"in\s+favou?r\s+of|for|with|by|to|into|since|last|this|because|as|lik
 _END = rf"(?=\s*(?:$|{_STOP})|\s+(?:{_AFTER})\b)"
 _OLD = (rf"(?!(?:{_AFTER}|in|on|at|yesterday|today|early|recently|again|long\s+ago"
         r"|a\s+(?:long\s+time|while|few|couple|year|month|week|day))\b)"
-        r"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d))+?)")
-_SUBJECT = r"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)\.(?=\d))+?)"
+        rf"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d)){{1,{_MOST}}}?)")
+_SUBJECT = rf"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)[.:](?=\d)){{1,{_MOST}}}?)"
 _NUMBER = (r"(?P<old>(?:\d|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|twelve\b|twenty\b"
-           r"|thirty\b|fifty\b|a\s+hundred\b)(?:[^,;.!?()]|(?<=\d)[.,](?=\d))*?)")
+           rf"|thirty\b|fifty\b|a\s+hundred\b)(?:[^,;.!?()]|(?<=\d)[.,](?=\d)){{0,{_MOST}}}?)")
+_SPAN = rf"[^,;.!?()]{{1,{_MOST}}}?"  # the words between two frame words ("to X from", "took over X from")
 _NAME = r"(?-i:[A-Z0-9])[\w.+-]*"  # a capitalised word or a number: a named thing, not a role
-_LIGHT = r"(?:using|doing|sending|writing|giving|putting|adding|including|making|running|going\s+to|attending|having)"
+_LIGHT_GERUNDS = r"(?:using|doing|sending|writing|giving|putting|adding|including|making|running|going\s+to|attending|having)"
 _ENDED = (r"replaced|superseded|supplanted|swapped(?:\s+out)?|retired|deprecated|dropped(?!\s+off)|scrapped|ditched"
           r"|abandoned|decommissioned|sunset|sunsetted|phased\s+out|shut\s+down|ripped\s+out|torn\s+out|lifted"
           r"|abolished|discontinued|removed|renamed|broken\s+up|axed|retracted|withdrawn")
@@ -55,6 +62,12 @@ _ENDING = (r"threw\s+out|thrown\s+out|throw\s+out|tossed(?:\s+out)?|scrap(?:ped|
            r"|phas(?:e|ed|ing)\s+out|rip(?:ped)?\s+out|(?:got|get|getting)\s+rid\s+of|gone\s+off"
            r"|(?:mov|migrat)(?:e|ed|ing)\s+(?:off|away\s+from)|(?:drop(?:ped)?|end(?:ed)?)\s+support\s+for"
            r"|lift(?:ed)?(?=\s+the\s+(?:[\w-]+\s+){0,3}?(?:ban|freeze|restriction|limit|cap|moratorium)\b)")
+#: What one hands over for good: ownership or a role ("handed the payments on-call to Sofia").
+_ROLE = (r"(?:ownership|on-?call|roles?|duties|duty|responsibilit(?:y|ies)|reins|lead|leadership|management"
+         r"|rotation)")
+#: Words that make a hand-over a loan: "for the weekend", "while", "until Monday".
+_WHILE = (r"(?:for\s+the\s+(?:weekend|week|day|night|evening|holidays?)|for\s+(?:now|a\s+(?:while|bit|week|day))"
+          r"|while|during|until|till|temporarily|this\s+(?:week|weekend|sprint|month)|tonight|today)")
 
 
 @dataclass(frozen=True)
@@ -73,38 +86,44 @@ def _frame(pattern: str, *, subject: bool = False, refuse: str | None = None, ne
 
 
 _PERSONAL = r"^(?:i|we|you|they|he|she|nobody|no\s+one|nothing)\b"
-_NOT_A_NAME = rf"^(?!(?:{_NAME}\s*)+$)|^(?:this|that|it|he|she|they|we|i|there|here|which|what|who)\b"
+_NOT_A_NAME = rf"^(?!(?:{_NAME}(?:\s+|$))+$)|^(?:this|that|it|he|she|they|we|i|there|here|which|what|who)\b"
 
 #: A verb of ending or of change names the old value. Guarded: never under a hedge or a negation.
 ENDING = (
-    _frame(rf"\b(?:stop(?:ped|s)?|quit(?:s)?|cease[sd]?)\s+{_LIGHT}\s+{_OLD}{_END}"),
-    _frame(rf"\bstopped\s+(?!{_LIGHT}\b)(?P<old>\w+ing\b[^,;.!?()\u2014\u2013]*?){_END}", needs="stopped"),
+    _frame(rf"\b(?:stop(?:ped|s)?|quit(?:s)?|cease[sd]?)\s+{_LIGHT_GERUNDS}\s+{_OLD}{_END}"),
+    _frame(rf"\bstopped\s+(?!{_LIGHT_GERUNDS}\b)(?P<old>\w+ing\b[^,;.!?()\u2014\u2013]{{0,{_MOST}}}?){_END}", needs="stopped"),
     _frame(rf"\b(?:gave|given|give|giving)\s+up\s+(?:on\s+)?{_OLD}{_END}", needs="up"),
     _frame(rf"\b(?:{_ENDING})\s+(?:the\s+rule\s+that\s+)?{_OLD}{_END}"),
     _frame(rf"\b(?:drop(?:ped|ping)?|swap(?:ped|ping)?|trad(?:e|ed|ing)|ditch(?:ed|ing)?|abandon(?:ed|ing)?)\s+{_OLD}"
            r"\s+(?:in\s+favou?r\s+of|for)\b"),
     _frame(rf"\b(?:drop|ditch)\s+(?:the\s+)?{_OLD}(?=$|[,;:!?()]|\.(?!\d))"),
     _frame(rf"\breplac(?:e|ed|ing)\s+{_OLD}\s+(?:with|by)\b", needs="replac"),
-    _frame(rf"\b(?:replac(?:es|ed)|supersed(?:es|ed)|supplant(?:s|ed))\s+{_OLD}{_END}", refuse=_PERSONAL),
+    # "replaces X with Y" in the present is a mechanism ("sed replaces foo with bar"); "Vite replaces Webpack" is not
+    _frame(rf"\b(?:replaced|replaces(?![^,;.!?()]{{0,{_MOST}}}?\s(?:with|by)\b)|supersed(?:es|ed)|supplant(?:s|ed))\s+"
+           rf"{_OLD}{_END}", refuse=_PERSONAL),
     _frame(rf"\b(?:replacing|(?:which|that)\s+(?:replaces|replaced|ends)|supersed(?:es|ed|ing)|supplant(?:s|ed|ing)"
            rf"|put\s+an\s+end\s+to|marks?\s+the\s+end\s+of)\s+{_OLD}{_END}"),
-    _frame(rf"\s+{_PASSIVE}(?:{_ENDED})\b", subject=True),
-    _frame(r"\s+(?:has\s+|have\s+)?(?:given\s+way\s+to|gave\s+way\s+to|made\s+way\s+for|stepped\s+(?:down|away)"
+    _frame(rf"(?<!\s)\s+{_PASSIVE}(?:{_ENDED})\b", subject=True),
+    _frame(r"(?<!\s)\s+(?:has\s+|have\s+)?(?:given\s+way\s+to|gave\s+way\s+to|made\s+way\s+for|stepped\s+(?:down|away)"
            r"|resigned)\b", subject=True),
     _frame(rf"\b(?:pulled|pull)\s+the\s+plug\s+on\s+{_OLD}{_END}", needs="plug"),
     _frame(rf"\b(?:took|taken|takes)\s+(?:over\s+)?the\s+place\s+of\s+{_OLD}{_END}", needs="place"),
-    _frame(r"\s+handed\s+(?:over\b|[^,;.!?]*?\s+(?:over|to)\b)", subject=True, needs="handed"),
-    _frame(r"(?:\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:closed|retired|deprecated|gone|obsolete|out|history"
-           r"|a\s+thing\s+of\s+the\s+past|no\s+more)\b(?:\s+now)?", subject=True),
+    # handing over ownership or a role, not an object lent for a while ("handed the pager to Bob for the weekend")
+    _frame(rf"(?<!\s)\s+handed\s+(?:over|off|(?:[\w-]+\s+){{0,3}}?{_ROLE}\b(?:{_SPAN})?\s+(?:over\s+)?to)\b"
+           rf"(?![^,;.!?]{{0,{_MOST}}}?\b{_WHILE}\b)", subject=True, needs="handed"),
+    # "Version 2.0 is out", "the PR is closed" and "the logs are gone after seven days" put nothing out of force
+    _frame(r"(?:(?<!\s)\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:retired|deprecated|obsolete|history"
+           rf"|a\s+thing\s+of\s+the\s+past|no\s+more|gone(?=\s*(?:$|{_STOP})|\s+(?:now|for\s+good)\b))\b(?:\s+now)?",
+           subject=True),
     _frame(r"\bafter\s+(?P<old>(?-i:[A-Z])[\w'-]*)\s+(?:left|quit|moved\s+teams|moved\s+on|stepped\s+down|retired"
            r"|resigned)\b", needs="after"),
-    _frame(rf"\b(?:took|taken|take|taking)\s+over\s+(?:[^,;.!?]*?\s+)?from\s+{_OLD}{_END}", needs="over"),
-    _frame(rf"\b(?:{_SHIFT})\s+(?:[\w-]+\s+){{0,3}}?from\s+(?P<old>(?:[^,;.!?()]|(?<=\d)[.,](?=\d))+?)\s+(?:to|into)\b",
-           needs="from"),
+    _frame(rf"\b(?:took|taken|take|taking)\s+over\s+(?:{_SPAN}\s+)?from\s+{_OLD}{_END}", needs="over"),
+    _frame(rf"\b(?:{_SHIFT})\s+(?:[\w-]+\s+){{0,3}}?from\s+(?P<old>(?:[^,;.!?()]|(?<=\d)[.,:](?=\d)){{1,{_MOST}}}?)"
+           r"\s+(?:to|into)\b", needs="from"),
     _frame(rf"\b(?:{_LEFT})\s+(?:[\w-]+\s+){{0,3}}?from\s+{_OLD}{_END}", needs="from"),
-    _frame(rf"\b(?:{_SHIFT}|went\s+(?:up|down)|got\s+moved)\s+(?:[\w-]+\s+){{0,4}}?to\s+[^,;.!?()]+?\s+from\s+{_OLD}"
+    _frame(rf"\b(?:{_SHIFT}|went\s+(?:up|down)|got\s+moved)\s+(?:[\w-]+\s+){{0,4}}?to\s+{_SPAN}\s+from\s+{_OLD}"
            rf"{_END}", needs="from"),
-    _frame(rf"{_START}to\s+[^,;.!?()]+?\s+from\s+{_OLD}{_END}", needs="from"),
+    _frame(rf"{_START}to\s+{_SPAN}\s+from\s+{_OLD}{_END}", needs="from"),
 )
 
 #: The old value named as earlier, wrong, withdrawn or over. Not read in a question.
@@ -117,13 +136,14 @@ EARLIER = (
     _frame(rf"\bformerly(?:\s+known\s+as|\s+called)?\s+{_OLD}{_END}", needs="formerly"),
     _frame(r"\b(?:it|they|we|he|she|this|that)\s+(?:was|were|needed|had|used|took|required|ran)\s+(?P<old>[^\s,;.!?]+"
            rf"(?:\s+[^\s,;.!?]+){{0,2}}?)\s+before(?=\s*(?:$|{_STOP}))", needs="before"),
-    _frame(rf"\bnow\b[^.;!?]*?[,;]\s*(?:it|that|this|they)\s+(?:was|were)\s+{_NUMBER}{_END}", needs="now"),
+    _frame(rf"\bnow\b[^.;!?]{{0,{_MOST}}}?[,;]\s*(?:it|that|this|they)\s+(?:was|were)\s+{_NUMBER}{_END}", needs="now"),
     _frame(rf"\b(?:up|down)\s+from\s+{_NUMBER}{_END}", needs="from"),
-    _frame(rf"\s+(?:I\s+{_SAID}(?:\s+you)?\s+)?(?:was|were|is|are)\s+(?:\w+\s+)?(?:wrong|incorrect|a\s+mistake"
-           r"|a\s+typo|outdated|out\s+of\s+date|stale|inaccurate)\b", subject=True,
+    # "the docs are wrong about the port" faults a source, it names no old value
+    _frame(rf"(?<!\s)\s+(?:I\s+{_SAID}(?:\s+you)?\s+)?(?:was|were|is|are)\s+(?:\w+\s+)?(?:wrong|incorrect|a\s+mistake"
+           r"|a\s+typo|outdated|out\s+of\s+date|stale|inaccurate)\b(?!\s+about\b)", subject=True,
            refuse=r"^(?:that|this|these|those|it|i|we|you)\b"),
-    _frame(r"(?:\s+(?:is|are|was|were)\s+not|\s+(?:is|are|was|were)n't|'s\s+not|'re\s+not)\s+(?:enough|valid|right|correct"
-           r"|accurate)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b"),
+    _frame(r"(?:(?<!\s)\s+(?:is|are|was|were)\s+not|(?<!\s)\s+(?:is|are|was|were)n't|'s\s+not|'re\s+not)"
+           r"\s+(?:enough|valid|right|correct|accurate)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b"),
     _frame(rf"\b(?:I|we)\s+(?:was|were|am|are|'m|'re)\s+(?:\w+\s+)?wrong\s+about\s+{_OLD}{_END}", needs="wrong"),
     _frame(rf"\b(?:had|got)\s+{_OLD}\s+wrong\b", needs="wrong"),
     _frame(rf"\b(?:wrote|said|typed|put|gave|listed|entered)\s+{_OLD}\s+(?:by\s+mistake|in\s+error|by\s+accident"
@@ -142,19 +162,22 @@ EARLIER = (
     _frame(rf"\bgone\s+are\s+the\s+days\s+(?:of|when)\s+{_OLD}{_END}", needs="days"),
     _frame(rf"\b(?:good)?bye(?:\s+bye)?,?\s+{_OLD},\s*hello\b", needs="hello"),
     _frame(rf"{_START}no\s+more\s+(?!(?:than|for|from|of|to)\b){_OLD}{_END}", needs="more"),
-    _frame(rf"\s+(?:is|are)\s+the\s+new\s+(?P<old>{_NAME}(?:\s+{_NAME})?)", refuse=_NOT_A_NAME, needs="new"),
+    _frame(rf"(?<!\s)\s+(?:is|are)\s+the\s+new\s+(?P<old>{_NAME}(?:\s+{_NAME})?)", refuse=_NOT_A_NAME, needs="new"),
 )
 
 #: A speaker repairing a value in passing: "Python 3.9, or rather 3.12", "at 3, I meant 4".
 REPAIRED = (
-    _frame(r"(?P<old>[\w.%:/@#+-]*\w)\s*(?:,|\u2014|\u2013|\s-)\s*(?:or\s+rather|I\s+meant|make\s+that)\s*[,:]?(?=\s+\w)"),
+    # the old value starts where its token does: tried at each of a long token's characters, it reads in quadratic time
+    _frame(r"(?<![\w.%:/@#+-])(?P<old>[\w.%:/@#+-]*\w)\s*(?:,|\u2014|\u2013|\s-)\s*(?:or\s+rather|I\s+meant|make\s+that)"
+           r"\s*[,:]?(?=\s+\w)"),
 )
 
 #: A short question answered no: "Jenkins? No, we build with Actions." Read in spite of its "?".
 ANSWERED = (
     _frame(r"(?:^|(?<=[.!]\s))(?P<old>(?!(?:did|do|does|is|are|was|were|can|could|should|would|will|have|has|how|what"
            r"|why|who|when|where|which|any|anything|anyone)\b)[^?.!,;]{1,40}?)\?\s+(?:no|nope|nah|oh\s+no"
-           r"|not\s+any\s*more)\b(?!\s+(?:thanks|thank|worries|problem|idea|way|kidding|rush|need|clue)\b)", needs="?"),
+           r"|not\s+any\s*more)\b(?![\s,.!\u2014\u2013-]*(?:thanks|thank|worries|problem|idea|way|kidding|rush|need|clue|yet"
+           r"|not\s+(?:yet|really|now|today))\b)", needs="?"),
 )
 
 #: Words of a change without the old value ("switch to tabs", "from now on", "the policy changed").
@@ -179,24 +202,18 @@ _OCCASION = re.compile(r"(?<!from )(?<!of )(?<!starting )(?<!since )\b(?:today|t
 _ONE_OFF = re.compile(r"(?:instead\s+of|rather\s+than)\s+(?!using\b)\w+ing\b", _I)
 _STANDING = re.compile(r"\b(?:now|these\s+days|from\s+now\s+on|going\s+forward|henceforth|any\s*more|no\s+longer"
                        r"|from\s+today|as\s+of|default|always|every)\b", _I)
-#: After "not"/"no", a word that negates a degree, a focus or an idiom, never a rival value:
-#: "not just a hobby", "not sure", "no worries", "no matter what", "never been there".
-_NOT_A_RIVAL = re.compile(
-    r"^(?:just|only|even|too|so|very|really|quite|that|sure|yet|all|everything|everyone|everybody|any\w*|always|much"
-    r"|many|enough|exactly|necessarily|entirely|least|if|because|as|like|been|being|had|have|gonna|going|matter"
-    r"|doubt|worries|worry|problem|problems|idea|way|thanks|kidding|rush|pressure|offen[cs]e|wonder|clue|biggie"
-    r"|big\s+deal|bad|a\s+fan|mention)\b",
-    _I,
-)
 _COMPARISON = re.compile(r"\b(?:better|worse|more|less|bigger|smaller|other)\s+than\b", _I)
 _INTERJECTIONS = frozenset("""
 no nope nah yes yeah yea yep hey hi hello oh ah wow well ok okay sure hmm hmmm haha lol thanks thank and but so right
 """.split())
+#: The most characters before a contrast read to tell a greeting ("Hey John, not now"): a sentence
+#: of many contrasts is read in linear time.
+_GREETING = 400
 #: "as I wrote yesterday" dates the earlier statement, not the change.
 _REPORTED = re.compile(r"\b(?:as|like)\s+(?:I|we|you)\s+(?:said|wrote|told\s+you|mentioned)\s+\w+", _I)
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
-_CLAUSE_MARK = re.compile(r"[,;:!?(\u2014\u2013]|\.(?!\d)")
-_RELATIVE = re.compile(r"\b(?:what|whatever|which|who|that)\s*$", _I)  # "what no longer serves you" describes
+_CLAUSE_MARK = re.compile(rf"[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d)")
+_RELATIVE_LAST = re.compile(r"\b(?:what|whatever|which|who|that)\s*$", _I)  # "what no longer serves you" describes
 _PRONOUN_LAST = re.compile(r"\b(?:i|we|you|they|he|she|it|this|that|there|who|which|what)$", _I)
 _CONJUNCTION = re.compile(r"\s*(?:(?:and|but|so|because|since|now\s+that|which|that)\s+)+", _I)
 
@@ -209,7 +226,7 @@ class Hit:
     old: str
     start: int
     end: int
-    words: int = -1
+    frame_start: int = -1
 
 
 @lru_cache(maxsize=8192)
@@ -230,19 +247,35 @@ def stands(text: str, at: int) -> bool:
     ("I took the bus instead of driving today", "instead of giving up, I studied": an action taken once,
     unless the sentence says the choice stands)."""
     text = text.replace("\u2019", "'")
-    sentence = _REPORTED.sub(" ", _sentence(text, at))
-    once = _ONE_OFF.match(text, at) and not _STANDING.search(sentence)
-    return not (once or _in_question(text, at) or _OCCASION.search(sentence) or _HEDGE.search(_clause_before(text, at)))
+    occasion, standing = _sentence_reads(_sentence(text, at))
+    once = _ONE_OFF.match(text, at) and not standing
+    return not (once or _in_question(text, at) or occasion or _HEDGE.search(_clause_before(text, at)))
 
 
-def rivals(before: str, rejected: str) -> bool:
-    """"Y, not X" names X as Y's rival: X is a value (not "just", "sure", "worries"), the contrast is no
-    comparison ("no club better than X"), and Y is more than a greeting ("Yeah, no worries", "Hey John,")."""
-    sentence = re.split(r"[.!?]\s+", before)[-1]
+@lru_cache(maxsize=1024)
+def _sentence_reads(sentence: str) -> tuple[bool, bool]:
+    """Whether a sentence names one occasion, and whether it says a choice stands ("as I wrote
+    yesterday" aside); cached, as every contrast of a sentence asks."""
+    said = _REPORTED.sub(" ", sentence)
+    return bool(_OCCASION.search(said)), bool(_STANDING.search(said))
+
+
+def rivals(text: str, at: int, rejected: str) -> bool:
+    """"Y, not X" at ``at`` names X as Y's rival: X is a value (not "just", "sure", "worries"), the
+    contrast is no comparison ("no club better than X"), and Y, the sentence's words before ``at``, is
+    more than a greeting ("Yeah, no worries", "Hey John,")."""
+    space = at
+    while space and text[space - 1].isspace():
+        space -= 1
+    if space < at and space and text[space - 1] in ".!?":
+        sentence = ""  # "Done. " before "- not X": a sentence ended right before the contrast
+    else:
+        starts = _sentence_starts(text)
+        sentence = text[max(starts[bisect_right(starts, at) - 1], at - _GREETING):at]
     said = re.findall(r"[\w'-]+", sentence)
     rest = [w for w in said if w.lower() not in _INTERJECTIONS]
     greeting = len(rest) < len(said) and all(w[:1].isupper() for w in rest)
-    return bool(rest) and not greeting and not _NOT_A_RIVAL.match(rejected.strip()) and not _COMPARISON.search(rejected)
+    return bool(rest) and not greeting and not NOT_A_RIVAL.match(rejected.strip()) and not _COMPARISON.search(rejected)
 
 
 def worded_as_change(text: str) -> bool:
@@ -254,7 +287,7 @@ def worded_as_change(text: str) -> bool:
             near = text[max(0, match.start() - 12):match.end()]
             before = _clause_before(text, match.start())
             if not (_in_question(text, match.start()) or _ACCUSTOMED.search(near) or _HEDGE.search(before)
-                    or _RELATIVE.search(before)):
+                    or _RELATIVE_LAST.search(before)):
                 return True
         elif stands(text, match.start()) and not _DENIAL.search(_clause_before(text, match.start())):
             return True
@@ -290,26 +323,45 @@ def _asserted(text: str, hit: Hit, *, hedged: bool) -> bool:
         return False  # "I'm used to X" is a habit held, not one given up
     if not hedged:
         return True
-    context = _clause_before(text, max(hit.start, hit.words))  # not the frame's own words ("stopped going to X")
+    context = _clause_before(text, max(hit.start, hit.frame_start))  # not the frame's own words ("stopped going to X")
     return not (_HEDGE.search(context) or _DENIAL.search(context))
 
 
+@lru_cache(maxsize=256)
+def _sentence_ends(text: str) -> tuple[int, ...]:
+    return tuple(end.end() for end in _SENTENCE_END.finditer(text))
+
+
+@lru_cache(maxsize=256)
+def _sentence_starts(text: str) -> tuple[int, ...]:
+    """Where each sentence of ``text`` starts: 0 and after each "[.!?] " (a "." at the very end ends
+    none, as no word follows it)."""
+    return (0, *(end.end() for end in re.finditer(r"[.!?]\s+", text)))
+
+
 def _sentence(text: str, at: int) -> str:
-    """The sentence of ``text`` that holds position ``at`` (a dot inside "Fly.io" or "3.11" ends none)."""
-    start = 0
-    for end in _SENTENCE_END.finditer(text):
-        if end.end() > at:
-            return text[start:end.end()]
-        start = end.end()
-    return text[start:]
+    """The sentence of ``text`` that holds position ``at`` (a dot inside "Fly.io" or "3.11" ends none).
+    Sentence ends are found once per text (cached): a text with many frames reads in linear time."""
+    ends = _sentence_ends(text)
+    index = bisect_right(ends, at)  # the first end after ``at``
+    start = ends[index - 1] if index else 0
+    return text[start:ends[index]] if index < len(ends) else text[start:]
 
 
 def _in_question(text: str, at: int) -> bool:
     return _sentence(text, at).rstrip().endswith("?")
 
 
+@lru_cache(maxsize=256)
+def _clause_marks(text: str) -> tuple[int, ...]:
+    return tuple(m.end() for m in _CLAUSE_MARK.finditer(text))
+
+
 def _clause_before(text: str, at: int) -> str:
-    """The clause's words before ``at`` (from the last clause mark)."""
-    before = text[:at]
-    marks = [m.end() for m in _CLAUSE_MARK.finditer(before)]
-    return before[marks[-1]:] if marks else before
+    """The clause's words before ``at`` (from the last clause mark; a "." or ":" right before ``at``
+    ends the clause whatever follows it)."""
+    if at and text[at - 1] in ".:":
+        return ""
+    marks = _clause_marks(text)
+    index = bisect_right(marks, at)  # marks ending at or before ``at``
+    return text[marks[index - 1] if index else 0:at]

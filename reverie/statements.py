@@ -22,7 +22,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
 _CONTRAST = re.compile(
     r"(?:[,;:(]|\s[-–—])\s*(?:not|no|never)\s+(?P<a>(?:[^,;.!?)]|(?<=\d)\.(?=\d))+)"
     r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?P<b>(?:[^,;.!?)]|(?<=\d)\.(?=\d))+)"
-    r"|\b(?:prefer|prefers|preferred|choose|chose|favou?r)\s+[^,;.!?]+?\s+over\s+(?P<c>[^,;.!?)]+)",
+    r"|\b(?:prefer|prefers|preferred|choose|chose|favou?r)\s+[^,;.!?]{1,120}?\s+over\s+(?P<c>[^,;.!?)]+)",
     re.IGNORECASE,
 )
 NEGATORS = frozenset({
@@ -352,7 +352,7 @@ def _rejections(text: str) -> list[tuple[str, int]]:
     X over Y" is a taste, which both can survive (tests/data/corrections/README.md)."""
     found = []
     for match in _CONTRAST.finditer(text):
-        if match.group("a") and corrections.rivals(text[:match.start()], match.group("a")):
+        if match.group("a") and corrections.rivals(text, match.start(), match.group("a")):
             found.append((match.group("a").strip(), match.start()))
         elif match.group("b"):
             found.append((match.group("b").strip(), match.start()))
@@ -397,18 +397,28 @@ _FRAME_WORDS = frozenset({"longer", "anymore", "now", "today", "earlier", "befor
 
 
 def without_replacements(text: str) -> str:
-    """The statement without what it says it replaces (its new claim only)."""
-    main, _ = split_contrast(text)
-    main = main.replace("\u2019", "'")
-    spans: list[list[int]] = []
-    for hit in sorted(corrections.hits(main), key=lambda h: h.start):
-        if spans and hit.start <= spans[-1][1]:
-            spans[-1][1] = max(spans[-1][1], hit.end)  # overlapping frames go as one
+    """The statement without what it says it replaces (its new claim only): its contrast clauses and
+    the spans of its correction frames, both read on the whole text (as :func:`replaced` reads them).
+    "" when no word is left ("Merging without CI passing isn't allowed anymore." names only the old
+    value): callers keep the statement then, or find no new claim in it."""
+    text = text.replace("\u2019", "'")
+    spans = [[m.start() + _kept_prefix(m), m.end()] for m in _CONTRAST.finditer(text)]
+    spans += [[hit.start, hit.end] for hit in corrections.hits(text)]
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)  # overlapping spans go as one
         else:
-            spans.append([hit.start, hit.end])
-    for start, end in reversed(spans):
+            merged.append([start, end])
+    main = text
+    for start, end in reversed(merged):
         main = main[:start] + " " + main[end:]
-    return main
+    return main if re.search(r"\w", main) else ""
+
+
+def _kept_prefix(match: re.Match[str]) -> int:
+    """How much of a contrast match stays: "prefer X" of "prefer X over Y", nothing of ", not Y"."""
+    return len(_keep_prefix(match)) if match.group("c") is not None else 0
 
 
 # --- slots: the statement with its values masked --------------------------------------------------

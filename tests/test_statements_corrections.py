@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from reverie.statements import asserts, replaced, says_replacement, slot_text
+from reverie import corrections
+from reverie.statements import asserts, replaced, says_replacement, slot_text, without_replacements
 
 
 @pytest.mark.parametrize(("text", "phrase"), [
@@ -60,3 +63,74 @@ def test_lexical_evidence_needs_the_numbers_and_most_words_in_the_main_clause() 
 def test_slot_text_masks_values_options_and_what_is_replaced() -> None:
     assert slot_text("Invoices are rounded to 2 decimals, not 4.") == slot_text("Invoices are rounded to 4 decimals.")
     assert "#" in slot_text("Use tabs for indentation.")
+
+
+def test_long_texts_are_read_in_linear_time() -> None:
+    """A frame tried at each character of a long token, or a lazy scan to the end of a long clause
+    from each frame word, once took seconds on 20 KB ("x" * 20000: 7 s)."""
+    texts = ["x" * 20_000, "https://example.com/" + "a/b.c-d_" * 2_500, "no " * 5_000, "a, " * 5_000,
+             " " * 20_000, "A" * 40 + " x is the new Foo"]
+    began = time.perf_counter()
+    for text in texts:
+        for reading in (replaced, says_replacement, without_replacements):
+            corrections.hits.cache_clear()
+            start = time.perf_counter()
+            reading(text)
+            assert time.perf_counter() - start < 0.5, (reading.__name__, text[:20])
+    assert time.perf_counter() - began < 2
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("Standup used to be at 9:30, now it's 10.", "9:30"),
+    ("The meeting moved from 9:30 to 10:00.", "9:30"),
+    ("Standup is at 10 now (previously 9:30).", "9:30"),
+    ("Ratio used to be 16:9, now it's 4:3.", "16:9"),
+    ("Standup is no longer at 9:30.", "9:30"),
+])
+def test_a_colon_between_digits_is_part_of_the_value(text: str, phrase: str) -> None:
+    assert replaced(text) == [phrase]
+
+
+@pytest.mark.parametrize("text", [
+    "The function replaces tabs with spaces.", "sed replaces foo with bar.",
+    "The linter was wrong about that import.", "The docs are wrong about the default port.",
+    "Alice handed the pager to Bob for the weekend.", "Beer? No, thanks.", "Ready? No, not yet.",
+    "Version 2.0 is out.", "The release is out!", "Docker is out of memory.", "The PR is closed.",
+    "The logs are gone after seven days.",
+])
+def test_mechanisms_faults_loans_releases_and_states_replace_nothing(text: str) -> None:
+    assert replaced(text) == [] and not says_replacement(text)
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("Vite replaces Webpack.", "Webpack"),
+    ("We replaced Jenkins with GitHub Actions.", "Jenkins"),
+    ("The old config is retired.", "config"),
+    ("Python 2 support is deprecated.", "Python 2 support"),
+    ("Airflow is gone; Prefect runs the ETL now.", "Airflow"),
+    ("Henrik handed the payments on-call to Sofia.", "Henrik"),
+    ("Port 5432? No, the replica listens on 6432.", "Port 5432"),
+])
+def test_the_wordings_kept_beside_those_refused(text: str, phrase: str) -> None:
+    assert phrase in replaced(text) and says_replacement(text)
+
+
+@pytest.mark.parametrize("text", [
+    "This is no longer the case.", "It's no longer an issue.", "I'm not sure anymore.", "It isn't allowed anymore.",
+])
+def test_a_lapse_of_no_value_names_no_old_value(text: str) -> None:
+    assert replaced(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Merging without CI passing isn't allowed anymore.", "The jobs-low queue is retired.",
+])
+def test_a_statement_that_only_names_the_old_value_has_no_new_claim(text: str) -> None:
+    assert without_replacements(text) == ""
+
+
+def test_the_new_claim_keeps_the_role_the_old_value_filled() -> None:
+    claim = without_replacements("Jest is no longer our test runner, Vitest is.")
+    assert "Jest" not in claim and "our test runner" in claim and "Vitest is" in claim
+    assert without_replacements("Use the streaming exporter instead of the batch job.").strip(" .") == (
+        "Use the streaming exporter")
