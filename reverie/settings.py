@@ -216,13 +216,14 @@ class RetrievalSettings(Section):
     turn_lexical_min_similarity: float = 0.1
     weight_notes: float = 1.0
     # a note of a module, project or team scope (consolidated from the sessions of every agent that
-    # shares it) or verified by a tool: its fused score is weighted by this instead of `weight_notes`.
-    # Chosen on the dev fleet (hit@5 99 -> 122 of 131 at 3; 101 at 2); LoCoMo's notes are all
-    # personal and unverified, so it cannot move there (3 on every note cost LoCoMo dev 12.9 points)
-    weight_notes_shared: float = 3.0
-    # ... when at least this similar to the question (a loosely related shared note must not outrank,
-    # nor silence, the one turn that answers)
-    shared_min_similarity: float = 0.3
+    # shares it) or verified (by a tool, or marked so by a reviewer or its owner) and at least
+    # `shared_min_similarity` similar to the question: its fused score is weighted by this instead of
+    # `weight_notes`. Chosen on the dev fleet (hit@5 99 -> 121 of 131, tokens 319 -> 127 with the lead
+    # bar below; weight 2: 101); LoCoMo's notes are all personal and unverified, so it cannot move
+    # there (3 on every note cost LoCoMo dev 12.9 points). 0.25 / 0.3 / 0.35 tie on dev hit@5; at 0.2
+    # loosely related shared notes silence the one turn that answers (test_http_retrieval)
+    weight_notes_shared: float = Field(3.0, ge=0.0)
+    shared_min_similarity: float = Field(0.3, ge=-1.0, le=1.0)
     weight_turns: float = 1.0
     weight_turn_lexical: float = 1.0
     weight_turn_key: float = 1.0  # the contextual keys consolidation writes (chosen on LoCoMo dev)
@@ -241,8 +242,8 @@ class RetrievalSettings(Section):
     # related note, and leaves no room for the turns beside a note (test_http_retrieval).
     notes_lead: int = Field(1, ge=0)
     notes_lead_share: float = Field(0.8, ge=0.0, le=1.0)
-    # the same for a shared or verified note among the first `shared_notes_lead` items (0: no such bar):
-    # the largest cut that loses no dev fleet hit (fleet dev tokens 301 -> about 110)
+    # the same for such a weighty shared or verified note among the first `shared_notes_lead` items (0: no
+    # such bar): the largest cut that loses no dev fleet hit (replayed on the 3x run: tokens 301 -> 107)
     shared_notes_lead: int = Field(6, ge=0)
     shared_notes_lead_share: float = Field(0.92, ge=0.0, le=1.0)
     # the in-memory cache of each replica and its approximate index

@@ -19,12 +19,13 @@ from serve.retrieval.scopeblock import Cached, Candidate
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-def _note(note_id: str, score: float, scope: str = "personal:a") -> Ranked:
+def _note(note_id: str, score: float, scope: str = "personal:a", *, similarity: float = 0.5,
+          verified: bool = False) -> Ranked:
     note = Note(note_id=note_id, type="lesson", subject="deploys", statement=f"Deploys need approval ({note_id}).",
-                scope=scope, owner_agent="a", project="p", source_sessions=["s"], source_agents=["a"],
+                scope=scope, owner_agent="a", verified=verified, project="p", source_sessions=["s"], source_agents=["a"],
                 created_at=AT, updated_at=AT)
     chunk = pa.Table.from_pylist([note_row(note, [0.0] * 4)])
-    return Ranked(score, candidate=Candidate(Cached(note_id, 1, note.statement, chunk, 0), 0.5, 0.5))
+    return Ranked(score, candidate=Candidate(Cached(note_id, 1, note.statement, chunk, 0), similarity, similarity))
 
 
 def _turn(event_id: str, score: float) -> Ranked:
@@ -58,6 +59,10 @@ def test_a_shared_note_near_the_head_holds_turns_to_the_higher_bar() -> None:
     assert _kept(order, shared_notes_lead=2, shared_notes_lead_share=0.9) == ["t1", "t2", "n-module", "t3"]
     personal = [_turn("t1", 1.0), _turn("t2", 0.95), _note("n-own", 0.9), _turn("t3", 0.85)]
     assert _kept(personal, shared_notes_lead=3, shared_notes_lead_share=0.9) == ["t1", "t2", "n-own", "t3"]
+    verified = [_turn("t1", 1.0), _turn("t2", 0.95), _note("n-checked", 0.9, verified=True), _turn("t3", 0.85)]
+    assert _kept(verified, shared_notes_lead=3, shared_notes_lead_share=0.9) == ["t1", "t2", "n-checked"]
+    far = [_turn("t1", 1.0), _turn("t2", 0.95), _note("n-far", 0.9, "team", similarity=0.2), _turn("t3", 0.85)]
+    assert _kept(far, shared_notes_lead=3, shared_notes_lead_share=0.9) == ["t1", "t2", "n-far", "t3"]
 
 
 def test_shared_notes_close_to_the_question_weigh_more_without_leaving_the_notes_order() -> None:

@@ -18,7 +18,8 @@ fill the token budget while items stay relevant, render.
    ``min_similarity`` and ``relative_similarity``, as ranked in step 2).
 4. One order: each item's fused score is its reciprocal-rank score in its own layer's lists, weighted
    by ``weight_notes`` (``weight_notes_shared`` for a shared or verified note at least
-   ``shared_min_similarity`` close; never out of the notes' own order) or ``weight_turns`` (turn
+   ``shared_min_similarity`` close; a note ranked above a weightier one among the notes scores at
+   least as much) or ``weight_turns`` (turn
    lists: dense 1, full text ``weight_turn_lexical``, key dense ``weight_turn_key``, key full text
    ``weight_turn_key_lexical``, time window ``weight_turn_window``); a note ranks at least where
    the best turn it cites ranks (it stands for that turn, which the fill then leaves out).

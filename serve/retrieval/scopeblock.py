@@ -79,8 +79,8 @@ class Cached:
 
     @property
     def shared(self) -> bool:
-        """A module, project or team note (consolidated from every agent that shares it), or one a
-        tool verified: knowledge beyond one agent's say-so."""
+        """A module, project or team note (consolidated from every agent that shares it), or a verified
+        one (by a tool, a reviewer, or its owner's edit): knowledge beyond one turn's say-so."""
         scope = self.chunk.column("scope")[self.row].as_py()
         return not is_personal(scope) or bool(self.chunk.column("verified")[self.row].as_py())
 
