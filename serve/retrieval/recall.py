@@ -19,15 +19,15 @@ fill the token budget while items stay relevant, render.
 4. One order: each item's fused score is its reciprocal-rank score in its own layer's lists, weighted
    by ``weight_notes`` (``weight_notes_shared`` for a shared or verified note at least
    ``shared_min_similarity`` close; a note ranked above a weightier one among the notes scores at
-   least as much) or ``weight_turns`` (turn
-   lists: dense 1, full text ``weight_turn_lexical``, key dense ``weight_turn_key``, key full text
-   ``weight_turn_key_lexical``, time window ``weight_turn_window``); a note ranks at least where
-   the best turn it cites ranks (it stands for that turn, which the fill then leaves out).
+   least as much) or ``weight_turns`` (turn lists: dense 1, full text ``weight_turn_lexical``, key
+   dense ``weight_turn_key``, key full text ``weight_turn_key_lexical``, time window
+   ``weight_turn_window``); a note ranks at least where the best turn it cites ranks (it stands for
+   that turn, which the fill then leaves out).
 5. Fit: items in that order while their fused score clears ``relevance_floor``; turns also
    ``relevance_share`` of the best item's score, and ``notes_lead_share`` of it when a note ranks
    among the first ``notes_lead`` items, ``shared_notes_lead_share`` when a weighty shared note ranks
-   among the first ``shared_notes_lead`` (raw turns only when necessary); at most ``k`` notes, each only if the block still
-   fits the budget; a turn a chosen note cites is left out (the note stands for it). ``tokens`` is
+   among the first ``shared_notes_lead`` (raw turns only when necessary); at most ``k`` notes, each
+   only if the block still fits the budget; a turn a chosen note cites is left out (the note stands for it). ``tokens`` is
    the rendered block's count with the bundled tokenizer, never over the budget; every item carries
    its ``rank`` in the order. Rendering: :mod:`serve.retrieval.block`.
 """
@@ -227,10 +227,10 @@ class Recaller:
 
 
 def _weighed(notes: list[tuple[Candidate, float]], s: RetrievalSettings) -> list[Ranked]:
-    """The notes' fused scores weighted by kind (``weight_notes_shared`` for a shared or verified note close
-    to the question, else ``weight_notes``), never out of the notes' own order: a note that ranks above a weightier one
-    among the notes scores at least as much (the weight decides notes against turns, not which note
-    answers: the scope weights and similarity gates did that)."""
+    """The notes' fused scores weighted by kind (``weight_notes_shared`` for a shared or verified note
+    close to the question, else ``weight_notes``), never out of the notes' own order: a note that ranks
+    above a weightier one among the notes scores at least as much (the weight decides notes against
+    turns, not which note answers: the scope weights and similarity gates did that)."""
     weighed = [(s.weight_notes_shared if c.weighty(s) else s.weight_notes) * score for c, score in notes]
     for i in range(len(weighed) - 2, -1, -1):
         weighed[i] = max(weighed[i], weighed[i + 1])
