@@ -92,10 +92,18 @@ def test_the_app_serves_a_store_on_object_storage(app: Served, archive: bytes) -
             "n-coder-personal", "n-atlas-module", "n-atlas-project", "n-team"}
         edited = coder.patch("/v1/notes/n-coder-personal", json={"statement": "Coder prefers spaces in Python"})
         assert edited.status_code == 200 and edited.json()["version"] == 2
-        found = coder.post("/v1/retrieve", json={"agent_id": "coder-1", "query": "spaces in Python", "k": 1}).json()
-        assert [hit["note"]["note_id"] for hit in found["notes"]] == ["n-coder-personal"]
+        # The replica that served the edit sees it at once, another one within a refresh and one read
+        # of the bucket (seconds on a loaded machine): the retrieval is awaited, not raced.
+        wait_until(lambda: _retrieved(coder, "spaces in Python") == ["n-coder-personal"], 30,
+                   lambda: f"the edited note to be retrieved; last: {_retrieved(coder, 'spaces in Python')}")
         exported = admin.get("/v1/export", params={"project": "atlas"})
         assert exported.status_code == 200 and exported.content[:2] == b"PK"
+
+
+def _retrieved(client: httpx.Client, query: str) -> list[str]:
+    found = client.post("/v1/retrieve", json={"agent_id": "coder-1", "query": query, "k": 1})
+    assert found.status_code == 200, found.text
+    return [hit["note"]["note_id"] for hit in found.json()["notes"]]
 
 
 def test_purge_on_object_storage_leaves_no_byte_behind(app: Served, s3: dict[str, str]) -> None:

@@ -92,6 +92,7 @@ class NoteIndex:
         self._retired_events: dict[str, int] = {}  # event id -> how many retired notes cite it
         self._watermark: datetime | None = None
         self._batches_version: int | None = None
+        self._loaded = False  # set under the writer lock when the first load has read the notes
         self._write = threading.Lock()
         self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-index")
         self.ready = threading.Event()
@@ -119,15 +120,20 @@ class NoteIndex:
             retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=["status", "type", "evidence"])
             for row in rows(retired):
                 self._track(row["note_id"], row)
+            self._loaded = True
         self._rebuild_lexical()
         self.ready.set()
 
     def refresh(self) -> int:
-        """Apply the batches committed since the last look; returns how many notes were re-read."""
-        version = self._store.tables["batches"].version
-        if version == self._batches_version:
-            return 0
+        """Apply the batches committed since the last look; returns how many notes were re-read.
+
+        The version is compared under the writer lock, so a caller that committed a batch before
+        calling returns only once the cache holds it, even while another thread is refreshing or the
+        first load is running (before the load there is nothing to refresh: the load reads it all)."""
         with self._write:
+            version = self._store.tables["batches"].version
+            if not self._loaded or version == self._batches_version:
+                return 0
             self._batches_version = version
             fresh = [b for b in self._committed_since(self._watermark) if b["batch_id"] not in self._applied]
             ids = sorted({i for b in fresh for i in (b["note_ids"] or [])})

@@ -210,8 +210,7 @@ class Recaller:
 
     def changed(self) -> None:
         """A route of this replica committed a batch: refresh now (other replicas poll for it)."""
-        if self.index.ready.is_set():
-            self.index.refresh()
+        self.index.refresh()
 
     def purged(self, note_ids: list[str]) -> None:
         """Forget notes a purge in this replica deleted (no batch announces them)."""
