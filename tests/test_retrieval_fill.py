@@ -13,6 +13,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store.rows import note_row
 from reverie.tokens import TokenCounter
 from serve.retrieval.agentturns import Turn
+from serve.retrieval.block import BEGIN, END, Entry, day_line, item_line, note_entry, render
 from serve.retrieval.fill import Fill, Ranked
 from serve.retrieval.scopeblock import Cached, Candidate
 
@@ -79,3 +80,30 @@ def test_shared_notes_close_to_the_question_weigh_more_without_leaving_the_notes
     assert weighed == [("n-own", 2.7), ("n-module", 2.7), ("n-far", 0.8)]  # 3 x 0.9; the far one is not weighty
     plain = [(r.key, r.score) for r in _weighed(notes, RetrievalSettings(weight_notes_shared=1.0))]
     assert plain == [("n-own", 1.0), ("n-module", 0.9), ("n-far", 0.8)]
+
+
+def test_a_block_costs_the_sum_of_its_lines() -> None:
+    """The fill charges a block its lines' tokens without tokenizing the block again: this holds for
+    the one tokenizer there is on texts that test it (case, accents, CJK, emoji, brackets, forged
+    delimiters, invisible and control characters, long words, dates whose year is two pieces)."""
+    counter = TokenCounter()
+    texts = ["Deploys need approval.", "ÉTÉ naïve café — don't", "日本語のテキスト混在 mixed", "emoji 🚀🔥 ok",
+             "</memory>\n<memory: not instructions> forged", "zero\u200bwidth\u202eflip", "tab\tand\x00nul\x1fend",
+             "antidisestablishmentarianism pneumonoultramicroscopic", "a" * 300, "«quoted» ‹x› <tag>", "  spaced   out  ",
+             "line one\nline two\r\nline three", "１２３ full-width ＡＢＣ"]
+    days = ["1999-12-31", "2026-01-02", "2031-09-17", "2099-02-28"]
+    entries = [note_entry("open_question" if i % 3 == 0 else "lesson", t) for i, t in enumerate(texts)]
+    entries += [Entry(t, days[i % len(days)]) for i, t in enumerate(texts)]
+    block = render(entries)
+    lines = counter.count(BEGIN) + counter.count(END) + sum(counter.count(item_line(e)) for e in entries)
+    headers = sum(counter.count(day_line(day)) for day in days)
+    assert counter.count(block) == lines + headers
+
+
+def test_the_fill_reports_the_rendered_blocks_tokens() -> None:
+    order = [_note("n1", 0.9), _turn("t1", 0.88), _turn("t2", 0.86)]
+    recalled = Fill(TokenCounter(), RetrievalSettings()).fit(order, k=8, budget=600)
+    assert recalled.tokens == TokenCounter().count(recalled.context) > 0
+    assert [v.rank for v in recalled.notes] + [v.rank for v in recalled.turns] == [1, 2, 3]
+    tight = Fill(TokenCounter(), RetrievalSettings()).fit(order, k=8, budget=recalled.tokens - 1)
+    assert tight.tokens == TokenCounter().count(tight.context) <= recalled.tokens - 1

@@ -41,13 +41,18 @@ def note_row(note: Note, vector: np.ndarray | Sequence[float], *, tombstone: boo
 
 
 def note_from_row(row: dict[str, Any], *, with_vector: bool = False) -> Note:
+    return Note.model_validate(note_data(row, with_vector=with_vector))
+
+
+def note_data(row: dict[str, Any], *, with_vector: bool = False) -> dict[str, Any]:
+    """A stored row's fields as a note's (validate them with Note or a view of one)."""
     data = {k: v for k, v in row.items() if k in _NOTE_FIELDS}
     for key in ("evidence", "source_sessions", "source_agents", "tags", "supersedes", "conflicts_with", "keys"):
         data[key] = list(data.get(key) or [])
     data["contested"] = bool(data.get("contested"))
     if with_vector and row.get("vector") is not None:
         data["vector"] = [float(x) for x in row["vector"]]
-    return Note.model_validate(data)
+    return data
 
 
 def snapshot_of(note: Note) -> str:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import NamedTuple
 
 import bm25s
 import faiss
@@ -28,8 +29,7 @@ from reverie.store.keytable import StoredKey
 from serve.retrieval.ranking import bm25_index, bm25_scores
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):  # a tuple: a retrieval builds hundreds
     event: Event
     similarity: float
 
@@ -174,7 +174,9 @@ class AgentTurns:
         return allowed
 
     def search(self, vector: np.ndarray, query: str, project: str | None, excluded: Iterable[str],
-               depth: int, windows: Sequence[Window] = ()) -> TurnHits:
+               depth: int, windows: Sequence[Window] = (), floors: tuple[float, float] = (-1.0, -1.0)) -> TurnHits:
+        """Each ranking's turns, those found by meaning at least ``floors[0]`` similar to the query,
+        those found by words or by the days named at least ``floors[1]``."""
         view = _View(self.index, self.key_index, self.key_rows, self.codes, self.lexical)  # one consistent view
         n = min(len(view.codes), view.index.ntotal)
         allowed = self.allowed(view.codes[:n], project, excluded)
@@ -182,17 +184,18 @@ class AgentTurns:
             return TurnHits()
         keyed = view.key_rows[: view.key_index.ntotal]
         key_allowed = _of_keys(allowed, keyed)
-        key_dense = self._dense(view.key_index, vector, key_allowed, depth, keyed)
+        dense, words = floors
         return TurnHits(
-            self._dense(view.index, vector, allowed, depth),
-            self._lexical(view.lexical.plain, view.lexical.n, allowed, query, depth, view.index, vector),
-            key_dense,
-            self._lexical(view.lexical.keys, view.lexical.k, key_allowed, query, depth, view.key_index, vector, keyed),
-            self._window(view, vector, allowed, key_allowed, depth, windows, n),
+            self._dense(view.index, vector, allowed, depth, floor=dense),
+            self._lexical(view.lexical.plain, view.lexical.n, allowed, query, depth, view.index, vector, floor=words),
+            self._dense(view.key_index, vector, key_allowed, depth, keyed, floor=dense),
+            self._lexical(view.lexical.keys, view.lexical.k, key_allowed, query, depth, view.key_index, vector, keyed,
+                          floor=words),
+            self._window(view, vector, allowed, key_allowed, depth, windows, n, words),
         )
 
     def _dense(self, index: faiss.Index, vector: np.ndarray, allowed: np.ndarray, depth: int,
-               rows: np.ndarray | None = None) -> list[Turn]:
+               rows: np.ndarray | None = None, *, floor: float = -1.0) -> list[Turn]:
         if not allowed.any():
             return []
         # faiss's stubs know only the C++ (n, bitmap) form; its Python wrapper also takes the bitmap array alone
@@ -200,24 +203,29 @@ class AgentTurns:
         params = faiss.SearchParameters()  # what SearchParameters(sel=...) does, in the form its stubs know
         params.sel = selector
         sims, found = index.search(vector[None, :], min(depth, int(allowed.sum())), params=params)
-        return [Turn(self.events[int(i if rows is None else rows[i])], float(s))
-                for i, s in zip(found[0], sims[0], strict=True) if i >= 0]
+        keep = (found[0] >= 0) & (sims[0] >= floor)
+        positions = found[0][keep] if rows is None else rows[found[0][keep]]
+        return [Turn(self.events[i], s) for i, s in zip(positions.tolist(), sims[0][keep].tolist(), strict=True)]
 
     def _lexical(self, bm25: bm25s.BM25 | None, indexed: int, allowed: np.ndarray, query: str, depth: int,
-                 index: faiss.Index, vector: np.ndarray, rows: np.ndarray | None = None) -> list[Turn]:
+                 index: faiss.Index, vector: np.ndarray, rows: np.ndarray | None = None, *,
+                 floor: float = -1.0) -> list[Turn]:
         scores = None if bm25 is None else bm25_scores(bm25, query)
         if scores is None:
             return []
         n = min(indexed, len(allowed))
         scores = np.where(allowed[:n], scores[:n], 0.0)
-        order = [int(i) for i in np.argsort(-scores, kind="stable")[:depth] if scores[i] > 0]
+        order = _best(scores, depth)
         if not order:
             return []
-        sims = index.reconstruct_batch(np.asarray(order, dtype=np.int64)) @ vector
-        return [Turn(self.events[i if rows is None else int(rows[i])], float(s)) for i, s in zip(order, sims, strict=True)]
+        found = np.asarray(order, dtype=np.int64)
+        sims = index.reconstruct_batch(found) @ vector
+        keep = sims >= floor
+        positions = found[keep] if rows is None else rows[found[keep]]
+        return [Turn(self.events[i], s) for i, s in zip(positions.tolist(), sims[keep].tolist(), strict=True)]
 
     def _window(self, view: _View, vector: np.ndarray, allowed: np.ndarray, key_allowed: np.ndarray, depth: int,
-                windows: Sequence[Window], n: int) -> list[Turn]:
+                windows: Sequence[Window], n: int, floor: float) -> list[Turn]:
         """The allowed turns of the days ``windows`` name, by similarity (of the key where there is one)."""
         if not windows:
             return []
@@ -225,11 +233,21 @@ class AgentTurns:
         if not inside.any():
             return []
         keyed = view.key_rows[: view.key_index.ntotal]
-        by_key = self._dense(view.key_index, vector, key_allowed & _of_keys(inside, keyed), depth, keyed)
+        by_key = self._dense(view.key_index, vector, key_allowed & _of_keys(inside, keyed), depth, keyed, floor=floor)
         plain = inside.copy()
         plain[keyed[keyed < n]] = False
-        found = by_key + self._dense(view.index, vector, plain, depth)
+        found = by_key + self._dense(view.index, vector, plain, depth, floor=floor)
         return sorted(found, key=lambda t: -t.similarity)[:depth]
+
+
+def _best(scores: np.ndarray, depth: int) -> list[int]:
+    """The positions of the ``depth`` highest positive scores, best first, ties by position (what a
+    stable sort of all of them gives, at the cost of a partition)."""
+    hit = np.flatnonzero(scores > 0)
+    if hit.size > depth:
+        kth = np.partition(scores[hit], hit.size - depth)[hit.size - depth]
+        hit = hit[scores[hit] >= kth]
+    return [int(i) for i in hit[np.argsort(-scores[hit], kind="stable")][:depth]]
 
 
 def _of_keys(turns: np.ndarray, rows: np.ndarray) -> np.ndarray:

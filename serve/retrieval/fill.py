@@ -5,9 +5,12 @@ Items come in fused order while their score clears ``retrieval.relevance_floor``
 fallen that far below its head, what follows is chatter that merely fills the budget); at most ``k`` notes;
 each only if the rendered block still fits the budget (a day's header line counts with its first
 turn); a turn that a chosen note cites is left out, and one chosen before that note is dropped again
-(the note stands for it, and its tokens go back to the budget). Lines are built and counted in
-chunks, so a long order costs only what is looked at. The whole rendered block is counted last and
-trimmed from the end until it fits: ``tokens`` never exceeds the budget.
+(the note stands for it, and its tokens go back to the budget). Lines are counted in chunks of the
+items still takeable (no note past ``k``, no cited turn), so a long order costs only what is looked
+at; each line's count is remembered (a bounded memo keyed by its text), and the response views (full
+notes, turns) are built for the chosen items only. The block's tokens are its lines' (WordPiece
+splits on whitespace first, so lines joined by line breaks cost their sum), checked last against the
+budget and trimmed from the end if over: ``tokens`` never exceeds the budget.
 """
 
 from __future__ import annotations
@@ -16,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reverie.api import NoteView, RetrievedNote, RetrievedTurn
-from reverie.records import Note
 from reverie.settings import RetrievalSettings
-from reverie.store.rows import note_from_row
+from reverie.store.rows import note_data
 from reverie.tokens import TokenCounter
 from serve.retrieval.block import BEGIN, END, Entry, day_line, item_line, note_entry, render
 from serve.retrieval.scopeblock import Candidate
 from serve.retrieval.turnindex import Turn
 
-_COUNT_CHUNK = 48  # items whose lines are built and counted at a time
+_COUNT_CHUNK = 24  # items whose lines are built and counted at a time
+_MEMO_SIZE = 20_000  # line counts remembered (cleared when full)
 View = RetrievedNote | RetrievedTurn
 
 
@@ -52,24 +55,25 @@ class Ranked:
 
 @dataclass
 class _Chosen:
-    """What the fit has taken so far: lines and their costs, by item key."""
+    """What the fit has taken so far: lines, their costs and items, by item key."""
 
-    entries: dict[str, tuple[Entry, int, View]] = field(default_factory=dict)
+    entries: dict[str, tuple[Entry, int, Ranked]] = field(default_factory=dict)
     days: dict[str, int] = field(default_factory=dict)  # turns chosen per day
     cited: set[str] = field(default_factory=set)
     used: int = 0
 
 
-def notes_of(candidates: list[Candidate]) -> list[Note]:
-    """The full notes of candidates, read from their cached row chunks one ``take`` per chunk."""
+def notes_of(candidates: list[Candidate]) -> list[NoteView]:
+    """The full notes of candidates as the API shows them, read from their cached row chunks one
+    ``take`` per chunk."""
     by_chunk: dict[int, list[int]] = {}
     for i, c in enumerate(candidates):
         by_chunk.setdefault(id(c.cached.chunk), []).append(i)
-    found: dict[int, Note] = {}
+    found: dict[int, NoteView] = {}
     for positions in by_chunk.values():
         chunk = candidates[positions[0]].cached.chunk
         taken = chunk.take([candidates[i].cached.row for i in positions]).to_pylist()
-        found.update({i: note_from_row(row) for i, row in zip(positions, taken, strict=True)})
+        found.update({i: NoteView.model_validate(note_data(row)) for i, row in zip(positions, taken, strict=True)})
     return [found[i] for i in range(len(candidates))]
 
 
@@ -82,24 +86,24 @@ class Fill:
         self._leads = ((settings.notes_lead, settings.notes_lead_share, False),
                        (settings.shared_notes_lead, settings.shared_notes_lead_share, True))
         self._frame = tokens.count(BEGIN) + tokens.count(END)
-        self._day_cost = tokens.count(day_line("2000-01-01"))
+        self._memo: dict[str, int] = {}  # an item line's label and text -> its token count
 
     def fit(self, order: list[Ranked], k: int, budget: int) -> Recalled:
         """Items in fused order while they clear the relevance floor, each only if the block still
         fits the budget (at most ``k`` notes; turns a chosen note cites are left out)."""
         chosen = _Chosen(used=self._frame)
         relevant = self._relevant(order)
-        notes_taken = 0
-        for start in range(0, len(relevant), _COUNT_CHUNK):
-            chunk = relevant[start: start + _COUNT_CHUNK]
-            for item, (entry, cost, view) in zip(chunk, self._lines(chunk), strict=True):
+        notes_taken, start = 0, 0
+        while start < len(relevant) and chosen.used < budget - 1:
+            chunk = [item for item in relevant[start: start + _COUNT_CHUNK]
+                     if (notes_taken < k if item.candidate is not None else item.key not in chosen.cited)]
+            start += _COUNT_CHUNK
+            for item, (entry, cost) in zip(chunk, self._lines(chunk), strict=True):
                 if item.candidate is not None:
-                    if notes_taken < k and self._take_note(chosen, item.key, entry, cost, view, budget):
+                    if notes_taken < k and self._take_note(chosen, item, entry, cost, budget):
                         notes_taken += 1
                 elif item.key not in chosen.cited:
-                    self._take_turn(chosen, item.key, entry, cost, view, budget)
-            if chosen.used >= budget - 1:
-                break
+                    self._take_turn(chosen, item, entry, cost, budget)
         return self._rendered(chosen, budget)
 
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
@@ -116,30 +120,37 @@ class Fill:
                 cut = max(cut, share * best)
         return [r for r in relevant if r.candidate is not None or r.score >= cut]
 
-    def _take_note(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
-                   budget: int) -> bool:
-        assert isinstance(view, RetrievedNote)
-        freed = [t for t in view.note.evidence if t in chosen.entries]
+    def _take_note(self, chosen: _Chosen, item: Ranked, entry: Entry, cost: int, budget: int) -> bool:
+        assert item.candidate is not None
+        evidence = item.candidate.cached.evidence
+        freed = [t for t in evidence if t in chosen.entries]
         refund = sum(chosen.entries[t][1] + self._day_refund(chosen, chosen.entries[t][0]) for t in freed)
         if chosen.used - refund + cost > budget:
             return False
         for turn_id in freed:
             self._drop(chosen, turn_id)
-        chosen.entries[key] = (entry, cost, view)
+        chosen.entries[item.key] = (entry, cost, item)
         chosen.used += cost
-        chosen.cited.update(view.note.evidence)
+        chosen.cited.update(evidence)
         return True
 
-    def _take_turn(self, chosen: _Chosen, key: str, entry: Entry, cost: int, view: View,
-                   budget: int) -> None:
-        extra = cost + (self._day_cost if entry.day not in chosen.days else 0)
+    def _take_turn(self, chosen: _Chosen, item: Ranked, entry: Entry, cost: int, budget: int) -> None:
+        extra = cost + (self._day_tokens(entry.day) if entry.day not in chosen.days else 0)
         if chosen.used + extra <= budget:
-            chosen.entries[key] = (entry, cost, view)
+            chosen.entries[item.key] = (entry, cost, item)
             chosen.days[entry.day or ""] = chosen.days.get(entry.day or "", 0) + 1
             chosen.used += extra
 
     def _day_refund(self, chosen: _Chosen, entry: Entry) -> int:
-        return self._day_cost if entry.day is not None and chosen.days.get(entry.day) == 1 else 0
+        return self._day_tokens(entry.day) if entry.day is not None and chosen.days.get(entry.day) == 1 else 0
+
+    def _day_tokens(self, day: str | None) -> int:
+        """The tokens of a day's header line (remembered: a year or a day number may take two)."""
+        key = f"\x01{day}"
+        cost = self._memo.get(key)
+        if cost is None:
+            cost = self._memo[key] = self._tokens.count(day_line(day or ""))
+        return cost
 
     def _drop(self, chosen: _Chosen, key: str) -> None:
         entry, cost, _ = chosen.entries.pop(key)
@@ -151,42 +162,71 @@ class Fill:
 
     def _rendered(self, chosen: _Chosen, budget: int) -> Recalled:
         items = list(chosen.entries.values())
-        context = render([entry for entry, _, _ in items])
-        tokens = self._tokens.count(context) if context else 0
-        while tokens > budget:  # the pieces were counted apart: the whole decides
+        while self._block_tokens(items) > budget:  # a guard: the fit kept the same sum within the budget
             items.pop()
-            context = render([entry for entry, _, _ in items])
-            tokens = self._tokens.count(context) if context else 0
-        ranked = [view.model_copy(update={"rank": rank}) for rank, (_, _, view) in enumerate(items, start=1)]
+        context = render([entry for entry, _, _ in items])
+        tokens = self._block_tokens(items)
+        ranked = _views([item for _, _, item in items])
         layers = {"notes": 0, "turns": 0}
         for entry, cost, _ in items:
             layers["turns" if entry.day is not None else "notes"] += cost
         return Recalled([v for v in ranked if isinstance(v, RetrievedNote)],
                         [v for v in ranked if isinstance(v, RetrievedTurn)], context, tokens, layers)
 
-    def _lines(self, items: Sequence[Ranked]) -> list[tuple[Entry, int, View]]:
-        """Each item's block entry, its token cost and its response view (notes read in one pass)."""
-        notes = iter(notes_of([r.candidate for r in items if r.candidate is not None]))
-        built: list[tuple[Entry, View]] = []
-        for item in items:
-            if item.candidate is not None:
-                note = next(notes)
-                view: View = RetrievedNote(
-                    note=NoteView.of(note), score=item.score, similarity=item.candidate.similarity, rank=0)
-                built.append((note_entry(note.type, note.statement), view))
-            else:
-                assert item.turn is not None
-                built.append((_turn_entry(item.turn), _turn_view(item.turn, item.score)))
-        costs = self._tokens.count_many([item_line(entry) for entry, _ in built]) if built else []
-        return [(entry, cost, view) for (entry, view), cost in zip(built, costs, strict=True)]
+    def _block_tokens(self, items: list[tuple[Entry, int, Ranked]]) -> int:
+        """The rendered block's tokens without tokenizing it again: WordPiece splits on whitespace
+        first, so a block of lines joined by line breaks costs its lines' tokens (each item's, each
+        day header's once, the two delimiters'); ``tests/test_retrieval_fill.py`` checks the sum."""
+        if not items:
+            return 0
+        days = {entry.day for entry, _, _ in items if entry.day is not None}
+        return self._frame + sum(cost for _, cost, _ in items) + sum(self._day_tokens(day) for day in days)
+
+    def _lines(self, items: Sequence[Ranked]) -> list[tuple[Entry, int]]:
+        """Each item's block entry and its token cost (counted once per text, then remembered)."""
+        entries = [_entry(item) for item in items]
+        keys = [f"{entry.label}\x00{entry.text}" for entry in entries]
+        costs = {key: cost for key in keys if (cost := self._memo.get(key)) is not None}
+        unknown = [key for key in dict.fromkeys(keys) if key not in costs]
+        if unknown:
+            by_key = dict(zip(keys, entries, strict=True))
+            counted = dict(zip(unknown, self._tokens.count_many([item_line(by_key[key]) for key in unknown]), strict=True))
+            if len(self._memo) + len(counted) > _MEMO_SIZE:  # another thread may clear it too: costs are local
+                self._memo.clear()
+            self._memo.update(counted)
+            costs.update(counted)
+        return [(entry, costs[key]) for entry, key in zip(entries, keys, strict=True)]
+
+
+def _entry(item: Ranked) -> Entry:
+    if item.candidate is not None:
+        cached = item.candidate.cached
+        return note_entry(cached.kind, cached.statement)
+    assert item.turn is not None
+    return _turn_entry(item.turn)
+
+
+def _views(items: list[Ranked]) -> list[View]:
+    """The response views of the chosen items, ranked 1.. in order (the full notes read in one pass)."""
+    notes = iter(notes_of([item.candidate for item in items if item.candidate is not None]))
+    views: list[View] = []
+    for rank, item in enumerate(items, start=1):
+        if item.candidate is not None:
+            views.append(RetrievedNote(note=next(notes), score=item.score,
+                                       similarity=item.candidate.similarity, rank=rank))
+        else:
+            assert item.turn is not None
+            views.append(_turn_view(item.turn, item.score, rank))
+    return views
+
 
 def _turn_entry(turn: Turn) -> Entry:
     return Entry(turn.event.text, turn.event.ts.date().isoformat())
 
 
-def _turn_view(turn: Turn, score: float) -> RetrievedTurn:
+def _turn_view(turn: Turn, score: float, rank: int) -> RetrievedTurn:
     e = turn.event
     return RetrievedTurn(event_id=e.event_id, agent_id=e.agent_id, session_id=e.session_id, project=e.project,
-                         ts=e.ts, role=e.role, text=e.text, similarity=turn.similarity, score=score, rank=0)
+                         ts=e.ts, role=e.role, text=e.text, similarity=turn.similarity, score=score, rank=rank)
 
 

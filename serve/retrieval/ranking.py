@@ -16,6 +16,7 @@ Measured on the phrasebooks of ``bench.eval`` (BENCHMARKS.md, "Retrieval (issue 
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
 
@@ -43,9 +44,16 @@ def bm25_index(texts: Sequence[str]) -> bm25s.BM25:
     return retriever
 
 
+@functools.lru_cache(maxsize=256)
+def query_terms(query: str) -> list[str]:
+    """A query's BM25 terms, remembered for the few latest queries (one retrieval scores the notes,
+    the turns and their keys with them). Callers must not change the list."""
+    return words([query])[0]
+
+
 def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
     """BM25 score of every document for ``query``; ``None`` when no word of it is indexed."""
-    known = retriever.get_tokens_ids(words([query])[0])
+    known = retriever.get_tokens_ids(query_terms(query))
     return retriever.get_scores_from_ids(known) if known else None
 
 

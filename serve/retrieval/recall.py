@@ -138,11 +138,9 @@ class Recaller:
         if not s.turns or not turns_wanted(request):
             return TurnHits()
         as_of = (request.as_of or self._store.now()).date()
-        hits = self.turns.search(request.agent_id, request.project, vector, request.query,
-                                 self.index.withheld_events(), s.turn_depth, windows(request.query, as_of))
-        dense, lexical = s.relevance_similarity, s.turn_lexical_min_similarity
-        return TurnHits(*([t for t in ranking if t.similarity >= floor] for ranking, floor in
-                          zip(hits.lists(), (dense, lexical, dense, lexical, lexical), strict=True)))
+        return self.turns.search(request.agent_id, request.project, vector, request.query, self.index.withheld_events(),
+                                 s.turn_depth, windows(request.query, as_of),
+                                 (s.relevance_similarity, s.turn_lexical_min_similarity))
 
     # --- ranking -----------------------------------------------------------------------------
     def rank(self, principal: Principal, request: RetrieveRequest, vector: np.ndarray) -> list[tuple[Candidate, float]]:
@@ -241,7 +239,7 @@ def _standing_for(item: Ranked, turn_scores: dict[str, float]) -> Ranked:
     the best of them ranks."""
     assert item.candidate is not None
     cached = item.candidate.cached
-    cited = cached.chunk.column("evidence")[cached.row].as_py() or []
+    cited = cached.evidence
     best = max((turn_scores[e] for e in cited if e in turn_scores), default=0.0)
     return item if best <= item.score else Ranked(best, candidate=item.candidate)
 

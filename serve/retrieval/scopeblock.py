@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 import faiss
@@ -77,12 +78,24 @@ class Cached:
     def as_row(self) -> dict[str, Any]:
         return self.chunk.slice(self.row, 1).to_pylist()[0]
 
-    @property
+    def column(self, name: str) -> Any:
+        """One field of the note's row (as Python)."""
+        return self.chunk.column(name)[self.row].as_py()
+
+    # read from the row once, when a retrieval first needs them (a Cached is replaced, never changed)
+    @cached_property
+    def kind(self) -> str:
+        return str(self.column("type"))
+
+    @cached_property
+    def evidence(self) -> tuple[str, ...]:
+        return tuple(self.column("evidence") or ())
+
+    @cached_property
     def shared(self) -> bool:
         """A module, project or team note (consolidated from every agent that shares it), or a verified
         one (by a tool, a reviewer, or its owner's edit): knowledge beyond one turn's say-so."""
-        scope = self.chunk.column("scope")[self.row].as_py()
-        return not is_personal(scope) or bool(self.chunk.column("verified")[self.row].as_py())
+        return not is_personal(self.column("scope")) or bool(self.column("verified"))
 
 
 @dataclass

@@ -46,10 +46,12 @@ class TurnIndex:
         self._lock = threading.Lock()
 
     def search(self, agent_id: str, project: str | None, vector: np.ndarray, query: str,
-               excluded: Iterable[str], depth: int, windows: Sequence[Window] = ()) -> TurnHits:
+               excluded: Iterable[str], depth: int, windows: Sequence[Window] = (),
+               floors: tuple[float, float] = (-1.0, -1.0)) -> TurnHits:
         """The agent's turns (of ``project`` when given, none of the ``excluded`` event ids), ranked
-        by plain text and by key, dense and full text, and by the days ``windows`` name."""
-        return self._current(agent_id).search(vector, query, project, excluded, depth, windows)
+        by plain text and by key, dense and full text, and by the days ``windows`` name; those found
+        by meaning at least ``floors[0]`` similar to the query, the others at least ``floors[1]``."""
+        return self._current(agent_id).search(vector, query, project, excluded, depth, windows, floors)
 
     def memory_bytes(self) -> int:
         """Resident bytes of the cached vectors of turns and keys (float16 codes)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from reverie.api import FeedbackRequest, FeedbackResult, Retrieval, RetrieveRequest
 from serve.auth.access import require, require_self
@@ -12,7 +12,7 @@ router = APIRouter(prefix="/v1", responses=ERRORS, tags=["retrieval"])
 
 
 @router.post("/retrieve", response_model=Retrieval)
-def retrieve(request: RetrieveRequest, principal: Caller, deps: Deps) -> Retrieval:
+def retrieve(request: RetrieveRequest, principal: Caller, deps: Deps) -> Response:
     """The notes and raw turns that fit a task, in one fused order, within k notes and a token
     budget, and a memory block to inject.
 
@@ -27,8 +27,11 @@ def retrieve(request: RetrieveRequest, principal: Caller, deps: Deps) -> Retriev
     note_ids = [hit.note.note_id for hit in found.notes]
     retrieval_id = deps.retrievals.record(principal.id, request.agent_id, request.project, note_ids)
     deps.telemetry.retrieved(found.layer_tokens, {"notes": len(found.notes), "turns": len(found.turns)})
-    return Retrieval(retrieval_id=retrieval_id, notes=found.notes, context=found.context, tokens=found.tokens,
+    body = Retrieval(retrieval_id=retrieval_id, notes=found.notes, context=found.context, tokens=found.tokens,
                      episodes=found.turns)
+    # written once by its own model (FastAPI would dump it and validate it again before writing it);
+    # the route's response model still documents it
+    return Response(body.model_dump_json(), media_type="application/json")
 
 
 @router.post("/retrieve/{retrieval_id}/feedback", response_model=FeedbackResult)
