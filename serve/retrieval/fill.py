@@ -28,6 +28,7 @@ from serve.retrieval.turnindex import Turn
 
 _COUNT_CHUNK = 24  # items whose lines are built and counted at a time
 _MEMO_SIZE = 20_000  # line counts remembered (cleared when full)
+_VIEWS_SIZE = 4096  # notes' response views remembered by id and version (cleared when full)
 View = RetrievedNote | RetrievedTurn
 
 
@@ -87,6 +88,7 @@ class Fill:
                        (settings.shared_notes_lead, settings.shared_notes_lead_share, True))
         self._frame = tokens.count(BEGIN) + tokens.count(END)
         self._memo: dict[str, int] = {}  # an item line's label and text -> its token count
+        self._note_views: dict[tuple[str, int], NoteView] = {}  # a note's id and version -> its view
 
     def fit(self, order: list[Ranked], k: int, budget: int) -> Recalled:
         """Items in fused order while they clear the relevance floor, each only if the block still
@@ -166,12 +168,35 @@ class Fill:
             items.pop()
         context = render([entry for entry, _, _ in items])
         tokens = self._block_tokens(items)
-        ranked = _views([item for _, _, item in items])
+        ranked = self._views([item for _, _, item in items])
         layers = {"notes": 0, "turns": 0}
         for entry, cost, _ in items:
             layers["turns" if entry.day is not None else "notes"] += cost
         return Recalled([v for v in ranked if isinstance(v, RetrievedNote)],
                         [v for v in ranked if isinstance(v, RetrievedTurn)], context, tokens, layers)
+
+    def _views(self, items: list[Ranked]) -> list[View]:
+        """The response views of the chosen items, ranked 1.. in order (notes not seen lately read
+        from their rows in one pass)."""
+        candidates = [item.candidate for item in items if item.candidate is not None]
+        keys = [(c.cached.note_id, c.cached.version) for c in candidates]
+        known = {key: view for key in keys if (view := self._note_views.get(key)) is not None}
+        missing = [c for c, key in zip(candidates, keys, strict=True) if key not in known]
+        if missing:
+            read = dict(zip([(c.cached.note_id, c.cached.version) for c in missing], notes_of(missing), strict=True))
+            if len(self._note_views) + len(read) > _VIEWS_SIZE:
+                self._note_views.clear()
+            self._note_views.update(read)
+            known.update(read)
+        views: list[View] = []
+        for rank, item in enumerate(items, start=1):
+            if item.candidate is not None:
+                note = known[(item.candidate.cached.note_id, item.candidate.cached.version)]
+                views.append(RetrievedNote(note=note, score=item.score, similarity=item.candidate.similarity, rank=rank))
+            else:
+                assert item.turn is not None
+                views.append(_turn_view(item.turn, item.score, rank))
+        return views
 
     def _block_tokens(self, items: list[tuple[Entry, int, Ranked]]) -> int:
         """The rendered block's tokens without tokenizing it again: WordPiece splits on whitespace
@@ -204,20 +229,6 @@ def _entry(item: Ranked) -> Entry:
         return note_entry(cached.kind, cached.statement)
     assert item.turn is not None
     return _turn_entry(item.turn)
-
-
-def _views(items: list[Ranked]) -> list[View]:
-    """The response views of the chosen items, ranked 1.. in order (the full notes read in one pass)."""
-    notes = iter(notes_of([item.candidate for item in items if item.candidate is not None]))
-    views: list[View] = []
-    for rank, item in enumerate(items, start=1):
-        if item.candidate is not None:
-            views.append(RetrievedNote(note=next(notes), score=item.score,
-                                       similarity=item.candidate.similarity, rank=rank))
-        else:
-            assert item.turn is not None
-            views.append(_turn_view(item.turn, item.score, rank))
-    return views
 
 
 def _turn_entry(turn: Turn) -> Entry:

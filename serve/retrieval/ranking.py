@@ -21,6 +21,7 @@ import threading
 from collections.abc import Sequence
 
 import bm25s
+import numba
 import numpy as np
 import Stemmer
 
@@ -52,9 +53,30 @@ def query_terms(query: str) -> list[str]:
 
 
 def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
-    """BM25 score of every document for ``query``; ``None`` when no word of it is indexed."""
+    """BM25 score of every document for ``query``; ``None`` when no word of it is indexed.
+
+    The index's postings of the query's terms are summed by a compiled loop that lets go of the
+    interpreter lock (``bm25s`` adds them with ``np.add.at``, which holds it: under concurrent
+    requests a replica then scores one query at a time); the same sums in the same order, so the
+    same scores. Variants that also score a term's absence are left to the library."""
     known = retriever.get_tokens_ids(query_terms(query))
-    return retriever.get_scores_from_ids(known) if known else None
+    if not known:
+        return None
+    if retriever.nonoccurrence_array is not None:
+        return retriever.get_scores_from_ids(known)
+    index = retriever.scores
+    return _postings_sum(index["indptr"], index["indices"], index["data"], np.asarray(known, dtype=np.int64),
+                         int(index["num_docs"]))
+
+
+@numba.njit(nogil=True, cache=True)
+def _postings_sum(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, terms: np.ndarray,
+                  documents: int) -> np.ndarray:  # pragma: no cover - compiled
+    scores = np.zeros(documents, dtype=data.dtype)
+    for term in terms:
+        for j in range(indptr[term], indptr[term + 1]):
+            scores[indices[j]] += data[j]
+    return scores
 
 
 def scope_weight(settings: RetrievalSettings, scope: str) -> float:

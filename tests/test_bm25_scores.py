@@ -1,0 +1,25 @@
+"""The compiled BM25 scorer (serve/retrieval/ranking.py) gives the library's scores exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from serve.retrieval.ranking import bm25_index, bm25_scores, query_terms
+
+CORPUS = ["Deploys go through blue green on Fridays", "The deploy failed twice on Friday night",
+          "Invoices are archived after ninety days", "Run pytest with -x before pushing",
+          "Blue green switches need a change ticket", "Staging data is wiped every Sunday", "deploy deploy deploy"]
+
+
+def test_the_compiled_sums_are_the_librarys_scores() -> None:
+    index = bm25_index(CORPUS)
+    for query in ["blue green deploy", "deploy deploy friday", "ticket", "invoices archived days pytest"]:
+        ours = bm25_scores(index, query)
+        theirs = index.get_scores_from_ids(index.get_tokens_ids(query_terms(query)))
+        assert ours is not None and ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)
+        assert ours.max() > 0
+
+
+def test_a_query_of_unknown_words_scores_nothing() -> None:
+    assert bm25_scores(bm25_index(CORPUS), "kangaroo zeppelin") is None
