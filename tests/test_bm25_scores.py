@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from serve.retrieval.ranking import bm25_index, bm25_scores, query_terms
+from serve.retrieval.ranking import _compiled, bm25_index, bm25_scores, query_terms
 
 CORPUS = ["Deploys go through blue green on Fridays", "The deploy failed twice on Friday night",
           "Invoices are archived after ninety days", "Run pytest with -x before pushing",
@@ -23,3 +23,12 @@ def test_the_compiled_sums_are_the_librarys_scores() -> None:
 
 def test_a_query_of_unknown_words_scores_nothing() -> None:
     assert bm25_scores(bm25_index(CORPUS), "kangaroo zeppelin") is None
+
+
+def test_a_function_numba_cannot_cache_is_compiled_anyway() -> None:
+    """Where numba finds no writable cache (here: code without a source file, as a read-only install
+    and home would be), the scorer is compiled per process instead of failing the import."""
+    space: dict[str, object] = {}
+    exec("def doubled(values):\n    return values * 2\n", space)  # noqa: S102 - a fixed snippet, no source file
+    compiled = _compiled(space["doubled"])  # type: ignore[arg-type]
+    np.testing.assert_array_equal(compiled(np.arange(3)), [0, 2, 4])

@@ -107,3 +107,15 @@ def test_the_fill_reports_the_rendered_blocks_tokens() -> None:
     assert [v.rank for v in recalled.notes] + [v.rank for v in recalled.turns] == [1, 2, 3]
     tight = Fill(TokenCounter(), RetrievalSettings()).fit(order, k=8, budget=recalled.tokens - 1)
     assert tight.tokens == TokenCounter().count(tight.context) <= recalled.tokens - 1
+
+
+def test_a_remembered_view_is_of_the_very_row_it_was_read_from() -> None:
+    """A purged note's id can come back at the same version (an import): its view is read again."""
+    fill = Fill(TokenCounter(), RetrievalSettings())
+    first = fill.fit([_note("n1", 0.9)], k=8, budget=600)
+    again = _note("n1", 0.9)
+    row = again.candidate.cached.chunk.to_pylist()[0] | {"statement": "Deploys need two approvals now."}  # type: ignore[union-attr]
+    cached = Cached("n1", 1, row["statement"], pa.Table.from_pylist([row]), 0)
+    second = fill.fit([Ranked(0.9, candidate=Candidate(cached, 0.5, 0.5))], k=8, budget=600)
+    assert first.notes[0].note.statement == "Deploys need approval (n1)."
+    assert second.notes[0].note.statement == "Deploys need two approvals now." and "two approvals" in second.context

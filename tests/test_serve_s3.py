@@ -92,8 +92,9 @@ def test_the_app_serves_a_store_on_object_storage(app: Served, archive: bytes) -
             "n-coder-personal", "n-atlas-module", "n-atlas-project", "n-team"}
         edited = coder.patch("/v1/notes/n-coder-personal", json={"statement": "Coder prefers spaces in Python"})
         assert edited.status_code == 200 and edited.json()["version"] == 2
-        # The replica that served the edit sees it at once, another one within a refresh and one read
-        # of the bucket (seconds on a loaded machine): the retrieval is awaited, not raced.
+        # Another replica sees an edit within a refresh and one read of the bucket (seconds on a loaded
+        # machine); the retrieval is awaited, not raced (CI once caught the race this fixed: a route's
+        # refresh returned while the background one still read the bucket).
         wait_until(lambda: _retrieved(coder, "spaces in Python") == ["n-coder-personal"], 30,
                    lambda: f"the edited note to be retrieved; last: {_retrieved(coder, 'spaces in Python')}")
         exported = admin.get("/v1/export", params={"project": "atlas"})

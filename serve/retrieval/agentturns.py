@@ -203,7 +203,7 @@ class AgentTurns:
         params = faiss.SearchParameters()  # what SearchParameters(sel=...) does, in the form its stubs know
         params.sel = selector
         sims, found = index.search(vector[None, :], min(depth, int(allowed.sum())), params=params)
-        keep = (found[0] >= 0) & (sims[0] >= floor)
+        keep = (found[0] >= 0) & (sims[0].astype(np.float64) >= floor)  # compared as Python floats were
         positions = found[0][keep] if rows is None else rows[found[0][keep]]
         return [Turn(self.events[i], s) for i, s in zip(positions.tolist(), sims[0][keep].tolist(), strict=True)]
 
@@ -220,7 +220,7 @@ class AgentTurns:
             return []
         found = np.asarray(order, dtype=np.int64)
         sims = index.reconstruct_batch(found) @ vector
-        keep = sims >= floor
+        keep = sims.astype(np.float64) >= floor
         positions = found[keep] if rows is None else rows[found[keep]]
         return [Turn(self.events[i], s) for i, s in zip(positions.tolist(), sims[keep].tolist(), strict=True)]
 
@@ -244,6 +244,8 @@ def _best(scores: np.ndarray, depth: int) -> list[int]:
     """The positions of the ``depth`` highest positive scores, best first, ties by position (what a
     stable sort of all of them gives, at the cost of a partition)."""
     hit = np.flatnonzero(scores > 0)
+    if depth <= 0:
+        return []
     if hit.size > depth:
         kth = np.partition(scores[hit], hit.size - depth)[hit.size - depth]
         hit = hit[scores[hit] >= kth]

@@ -5,16 +5,19 @@ Items come in fused order while their score clears ``retrieval.relevance_floor``
 fallen that far below its head, what follows is chatter that merely fills the budget); at most ``k`` notes;
 each only if the rendered block still fits the budget (a day's header line counts with its first
 turn); a turn that a chosen note cites is left out, and one chosen before that note is dropped again
-(the note stands for it, and its tokens go back to the budget). Lines are counted in chunks of the
-items still takeable (no note past ``k``, no cited turn), so a long order costs only what is looked
-at; each line's count is remembered (a bounded memo keyed by its text), and the response views (full
-notes, turns) are built for the chosen items only. The block's tokens are its lines' (WordPiece
+(the note stands for it, and its tokens go back to the budget). The order is looked at in chunks
+and the fill stops after a chunk that left the budget full, so a long order costs only what is
+looked at; in a chunk only the items still takeable (no note past ``k``, no cited turn) are
+counted, each line's count is remembered (a bounded memo keyed by a digest of its text), and the
+response views (full notes, turns) are built for the chosen items only (recent notes' views are
+remembered for the very row they were read from). The block's tokens are its lines' (WordPiece
 splits on whitespace first, so lines joined by line breaks cost their sum), checked last against the
 budget and trimmed from the end if over: ``tokens`` never exceeds the budget.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -23,10 +26,10 @@ from reverie.settings import RetrievalSettings
 from reverie.store.rows import note_data
 from reverie.tokens import TokenCounter
 from serve.retrieval.block import BEGIN, END, Entry, day_line, item_line, note_entry, render
-from serve.retrieval.scopeblock import Candidate
+from serve.retrieval.scopeblock import Cached, Candidate
 from serve.retrieval.turnindex import Turn
 
-_COUNT_CHUNK = 24  # items whose lines are built and counted at a time
+_COUNT_CHUNK = 48  # items looked at a time (the fill stops between two chunks once the budget is full)
 _MEMO_SIZE = 20_000  # line counts remembered (cleared when full)
 _VIEWS_SIZE = 4096  # notes' response views remembered by id and version (cleared when full)
 View = RetrievedNote | RetrievedTurn
@@ -87,25 +90,26 @@ class Fill:
         self._leads = ((settings.notes_lead, settings.notes_lead_share, False),
                        (settings.shared_notes_lead, settings.shared_notes_lead_share, True))
         self._frame = tokens.count(BEGIN) + tokens.count(END)
-        self._memo: dict[str, int] = {}  # an item line's label and text -> its token count
-        self._note_views: dict[tuple[str, int], NoteView] = {}  # a note's id and version -> its view
+        self._memo: dict[bytes, int] = {}  # a digest of an item line's label and text -> its token count
+        self._note_views: dict[tuple[str, int], tuple[Cached, NoteView]] = {}  # id and version -> the view of that row
 
     def fit(self, order: list[Ranked], k: int, budget: int) -> Recalled:
         """Items in fused order while they clear the relevance floor, each only if the block still
         fits the budget (at most ``k`` notes; turns a chosen note cites are left out)."""
         chosen = _Chosen(used=self._frame)
         relevant = self._relevant(order)
-        notes_taken, start = 0, 0
-        while start < len(relevant) and chosen.used < budget - 1:
-            chunk = [item for item in relevant[start: start + _COUNT_CHUNK]
+        notes_taken = 0
+        for start in range(0, len(relevant), _COUNT_CHUNK):
+            chunk = [item for item in relevant[start: start + _COUNT_CHUNK]  # what could still be taken
                      if (notes_taken < k if item.candidate is not None else item.key not in chosen.cited)]
-            start += _COUNT_CHUNK
             for item, (entry, cost) in zip(chunk, self._lines(chunk), strict=True):
                 if item.candidate is not None:
                     if notes_taken < k and self._take_note(chosen, item, entry, cost, budget):
                         notes_taken += 1
                 elif item.key not in chosen.cited:
                     self._take_turn(chosen, item, entry, cost, budget)
+            if chosen.used >= budget - 1:
+                break
         return self._rendered(chosen, budget)
 
     def _relevant(self, order: list[Ranked]) -> list[Ranked]:
@@ -148,7 +152,7 @@ class Fill:
 
     def _day_tokens(self, day: str | None) -> int:
         """The tokens of a day's header line (remembered: a year or a day number may take two)."""
-        key = f"\x01{day}"
+        key = f"\x01{day}".encode()
         cost = self._memo.get(key)
         if cost is None:
             cost = self._memo[key] = self._tokens.count(day_line(day or ""))
@@ -179,15 +183,19 @@ class Fill:
         """The response views of the chosen items, ranked 1.. in order (notes not seen lately read
         from their rows in one pass)."""
         candidates = [item.candidate for item in items if item.candidate is not None]
-        keys = [(c.cached.note_id, c.cached.version) for c in candidates]
-        known = {key: view for key in keys if (view := self._note_views.get(key)) is not None}
-        missing = [c for c, key in zip(candidates, keys, strict=True) if key not in known]
+        known: dict[tuple[str, int], NoteView] = {}
+        for c in candidates:  # the same cached row, not only the same id and version (a purged id may come back)
+            seen = self._note_views.get((c.cached.note_id, c.cached.version))
+            if seen is not None and seen[0] is c.cached:
+                known[(c.cached.note_id, c.cached.version)] = seen[1]
+        missing = [c for c in candidates if (c.cached.note_id, c.cached.version) not in known]
         if missing:
-            read = dict(zip([(c.cached.note_id, c.cached.version) for c in missing], notes_of(missing), strict=True))
+            read = notes_of(missing)
             if len(self._note_views) + len(read) > _VIEWS_SIZE:
                 self._note_views.clear()
-            self._note_views.update(read)
-            known.update(read)
+            for c, view in zip(missing, read, strict=True):
+                self._note_views[(c.cached.note_id, c.cached.version)] = (c.cached, view)
+                known[(c.cached.note_id, c.cached.version)] = view
         views: list[View] = []
         for rank, item in enumerate(items, start=1):
             if item.candidate is not None:
@@ -197,6 +205,11 @@ class Fill:
                 assert item.turn is not None
                 views.append(_turn_view(item.turn, item.score, rank))
         return views
+
+    def forget(self) -> None:
+        """Drop what the fill remembers (after a purge: no purged text stays in a view)."""
+        self._memo.clear()
+        self._note_views.clear()
 
     def _block_tokens(self, items: list[tuple[Entry, int, Ranked]]) -> int:
         """The rendered block's tokens without tokenizing it again: WordPiece splits on whitespace
@@ -210,7 +223,7 @@ class Fill:
     def _lines(self, items: Sequence[Ranked]) -> list[tuple[Entry, int]]:
         """Each item's block entry and its token cost (counted once per text, then remembered)."""
         entries = [_entry(item) for item in items]
-        keys = [f"{entry.label}\x00{entry.text}" for entry in entries]
+        keys = [_digest(entry) for entry in entries]
         costs = {key: cost for key in keys if (cost := self._memo.get(key)) is not None}
         unknown = [key for key in dict.fromkeys(keys) if key not in costs]
         if unknown:
@@ -221,6 +234,11 @@ class Fill:
             self._memo.update(counted)
             costs.update(counted)
         return [(entry, costs[key]) for entry, key in zip(entries, keys, strict=True)]
+
+
+def _digest(entry: Entry) -> bytes:
+    """A line's memo key: 16 bytes, whatever the text's length (and no text kept in memory)."""
+    return hashlib.blake2b(f"{entry.label}\x00{entry.text}".encode(), digest_size=16).digest()
 
 
 def _entry(item: Ranked) -> Entry:

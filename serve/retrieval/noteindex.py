@@ -38,7 +38,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
 from reverie.store.rows import rows
 from reverie.store.scopes import names_own_project
-from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight
+from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight, warm_scorer
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 
 log = logging.getLogger(__name__)
@@ -121,18 +121,23 @@ class NoteIndex:
             for row in rows(retired):
                 self._track(row["note_id"], row)
             self._loaded = True
+        self.refresh()  # what was committed while the notes were read (a route's refresh saw nothing loaded)
+        warm_scorer()
         self._rebuild_lexical()
         self.ready.set()
 
     def refresh(self) -> int:
         """Apply the batches committed since the last look; returns how many notes were re-read.
 
-        The version is compared under the writer lock, so a caller that committed a batch before
-        calling returns only once the cache holds it, even while another thread is refreshing or the
-        first load is running (before the load there is nothing to refresh: the load reads it all)."""
+        The version is read first and compared under the writer lock, so a caller that committed a
+        batch before calling returns only once the cache holds it, even while another thread is
+        refreshing. Before the first load has read the notes there is nothing to refresh (it returns
+        at once); the load catches up on what was committed while it read."""
+        if not self._loaded:
+            return 0
+        version = self._store.tables["batches"].version
         with self._write:
-            version = self._store.tables["batches"].version
-            if not self._loaded or version == self._batches_version:
+            if self._batches_version is not None and version <= self._batches_version:
                 return 0
             self._batches_version = version
             fresh = [b for b in self._committed_since(self._watermark) if b["batch_id"] not in self._applied]

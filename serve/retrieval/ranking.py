@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import bm25s
 import numba
@@ -69,14 +69,32 @@ def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
                          int(index["num_docs"]))
 
 
-@numba.njit(nogil=True, cache=True)
-def _postings_sum(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, terms: np.ndarray,
-                  documents: int) -> np.ndarray:  # pragma: no cover - compiled
+def _postings_sum_py(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, terms: np.ndarray,
+                     documents: int) -> np.ndarray:  # pragma: no cover - compiled
     scores = np.zeros(documents, dtype=data.dtype)
     for term in terms:
         for j in range(indptr[term], indptr[term + 1]):
             scores[indices[j]] += data[j]
     return scores
+
+
+def _compiled(function: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """``function`` compiled without the interpreter lock, its machine code cached on disk where
+    numba finds a writable place (beside the source, else the user's cache); where there is none (a
+    read-only install and home), compiled once per process instead."""
+    try:
+        return numba.njit(nogil=True, cache=True)(function)
+    except RuntimeError:
+        return numba.njit(nogil=True)(function)
+
+
+_postings_sum = _compiled(_postings_sum_py)
+
+
+def warm_scorer() -> None:
+    """Compile (or load) the BM25 sums now, not in the first request (a second or so, under the lock)."""
+    one = np.zeros(2, dtype=np.int64)
+    _postings_sum(one, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32), np.zeros(1, dtype=np.int64), 1)
 
 
 def scope_weight(settings: RetrievalSettings, scope: str) -> float:

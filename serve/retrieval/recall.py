@@ -214,6 +214,7 @@ class Recaller:
         """Forget notes a purge in this replica deleted (no batch announces them)."""
         self.index.forget(note_ids)
         self.turns.forget()
+        self._fill.forget()
 
     def start(self) -> None:
         self._worker.start()
