@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from serve.retrieval.ranking import _compiled, bm25_index, bm25_scores, query_terms
+from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, compiled, postings_sum, query_terms
 
 CORPUS = ["Deploys go through blue green on Fridays", "The deploy failed twice on Friday night",
           "Invoices are archived after ninety days", "Run pytest with -x before pushing",
@@ -14,11 +14,20 @@ CORPUS = ["Deploys go through blue green on Fridays", "The deploy failed twice o
 def test_the_compiled_sums_are_the_librarys_scores() -> None:
     index = bm25_index(CORPUS)
     for query in ["blue green deploy", "deploy deploy friday", "ticket", "invoices archived days pytest"]:
-        ours = bm25_scores(index, query)
-        theirs = index.get_scores_from_ids(index.get_tokens_ids(query_terms(query)))
-        assert ours is not None and ours.dtype == theirs.dtype
+        terms = index.get_tokens_ids(query_terms(query))
+        ours, theirs = postings_sum(index, terms), index.get_scores_from_ids(terms)
+        assert ours.dtype == theirs.dtype
         np.testing.assert_array_equal(ours, theirs)
         assert ours.max() > 0
+
+
+def test_a_large_index_is_scored_by_the_compiled_sums() -> None:
+    corpus = [f"{CORPUS[i % len(CORPUS)]} item{i}" for i in range(COMPILED_FROM)]
+    index = bm25_index(corpus)
+    ours = bm25_scores(index, "blue green deploy item17")
+    assert ours is not None
+    np.testing.assert_array_equal(ours, index.get_scores_from_ids(index.get_tokens_ids(query_terms("blue green deploy item17"))))
+    assert int(np.argmax(ours)) == 17
 
 
 def test_a_query_of_unknown_words_scores_nothing() -> None:
@@ -30,5 +39,5 @@ def test_a_function_numba_cannot_cache_is_compiled_anyway() -> None:
     and home would be), the scorer is compiled per process instead of failing the import."""
     space: dict[str, object] = {}
     exec("def doubled(values):\n    return values * 2\n", space)  # noqa: S102 - a fixed snippet, no source file
-    compiled = _compiled(space["doubled"])  # type: ignore[arg-type]
-    np.testing.assert_array_equal(compiled(np.arange(3)), [0, 2, 4])
+    doubled = compiled(space["doubled"])  # type: ignore[arg-type]
+    np.testing.assert_array_equal(doubled(np.arange(3)), [0, 2, 4])

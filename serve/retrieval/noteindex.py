@@ -38,7 +38,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
 from reverie.store.rows import rows
 from reverie.store.scopes import names_own_project
-from serve.retrieval.ranking import bm25_index, bm25_scores, scope_weight, warm_scorer
+from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, scope_weight, warm_scorer
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,8 @@ class NoteIndex:
                 self._track(row["note_id"], row)
             self._loaded = True
         self.refresh()  # what was committed while the notes were read (a route's refresh saw nothing loaded)
-        warm_scorer()
+        if len(self) >= COMPILED_FROM:
+            warm_scorer()
         self._rebuild_lexical()
         self.ready.set()
 

@@ -21,7 +21,6 @@ import threading
 from collections.abc import Callable, Sequence
 
 import bm25s
-import numba
 import numpy as np
 import Stemmer
 
@@ -29,6 +28,7 @@ from reverie.settings import RetrievalSettings
 
 DAY = 86400.0
 _STEMMERS = threading.local()
+COMPILED_FROM = 5000  # documents in a BM25 index from which its sums are compiled (bench.retrieval: 10k-100k)
 
 
 def words(texts: Sequence[str]) -> list[list[str]]:
@@ -55,22 +55,29 @@ def query_terms(query: str) -> list[str]:
 def bm25_scores(retriever: bm25s.BM25, query: str) -> np.ndarray | None:
     """BM25 score of every document for ``query``; ``None`` when no word of it is indexed.
 
-    The index's postings of the query's terms are summed by a compiled loop that lets go of the
-    interpreter lock (``bm25s`` adds them with ``np.add.at``, which holds it: under concurrent
-    requests a replica then scores one query at a time); the same sums in the same order, so the
-    same scores. Variants that also score a term's absence are left to the library."""
+    On an index of ``COMPILED_FROM`` documents or more, the postings of the query's terms are summed
+    by a compiled loop that lets go of the interpreter lock (``bm25s`` adds them with ``np.add.at``,
+    which holds it: under concurrent requests a replica then scores one query at a time); the same
+    sums in the same order, so the same scores. A smaller index is left to the library (its sums are
+    short, and numba costs a process half a second to start); so are variants that also score a
+    term's absence."""
     known = retriever.get_tokens_ids(query_terms(query))
     if not known:
         return None
-    if retriever.nonoccurrence_array is not None:
+    if retriever.nonoccurrence_array is not None or retriever.scores["num_docs"] < COMPILED_FROM:
         return retriever.get_scores_from_ids(known)
+    return postings_sum(retriever, known)
+
+
+def postings_sum(retriever: bm25s.BM25, terms: Sequence[int]) -> np.ndarray:
+    """The compiled sums of ``terms``' postings (what ``get_scores_from_ids`` gives, without the lock)."""
     index = retriever.scores
-    return _postings_sum(index["indptr"], index["indices"], index["data"], np.asarray(known, dtype=np.int64),
-                         int(index["num_docs"]))
+    return _scorer()(index["indptr"], index["indices"], index["data"], np.asarray(terms, dtype=np.int64),
+                     int(index["num_docs"]))
 
 
-def _postings_sum_py(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, terms: np.ndarray,
-                     documents: int) -> np.ndarray:  # pragma: no cover - compiled
+def _postings_sum(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, terms: np.ndarray,
+                  documents: int) -> np.ndarray:  # pragma: no cover - compiled
     scores = np.zeros(documents, dtype=data.dtype)
     for term in terms:
         for j in range(indptr[term], indptr[term + 1]):
@@ -78,23 +85,28 @@ def _postings_sum_py(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, 
     return scores
 
 
-def _compiled(function: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+def compiled(function: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """``function`` compiled without the interpreter lock, its machine code cached on disk where
     numba finds a writable place (beside the source, else the user's cache); where there is none (a
     read-only install and home), compiled once per process instead."""
+    import numba  # noqa: PLC0415 - only processes that score a large index pay for it
+
     try:
         return numba.njit(nogil=True, cache=True)(function)
     except RuntimeError:
         return numba.njit(nogil=True)(function)
 
 
-_postings_sum = _compiled(_postings_sum_py)
+@functools.cache
+def _scorer() -> Callable[..., np.ndarray]:
+    return compiled(_postings_sum)
 
 
 def warm_scorer() -> None:
-    """Compile (or load) the BM25 sums now, not in the first request (a second or so, under the lock)."""
+    """Compile (or load) the BM25 sums now, not in the first request (half a second or more, under
+    the lock)."""
     one = np.zeros(2, dtype=np.int64)
-    _postings_sum(one, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32), np.zeros(1, dtype=np.int64), 1)
+    _scorer()(one, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32), np.zeros(1, dtype=np.int64), 1)
 
 
 def scope_weight(settings: RetrievalSettings, scope: str) -> float:
