@@ -1,10 +1,10 @@
-"""The compiled BM25 scorer (serve/retrieval/ranking.py) gives the library's scores exactly."""
+"""BM25 scoring and top-k selection (serve/retrieval/ranking.py): the compiled sums give the library's scores exactly."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, compiled, postings_sum, query_terms
+from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, compiled, postings_sum, query_terms, top
 
 CORPUS = ["Deploys go through blue green on Fridays", "The deploy failed twice on Friday night",
           "Invoices are archived after ninety days", "Run pytest with -x before pushing",
@@ -41,3 +41,15 @@ def test_a_function_numba_cannot_cache_is_compiled_anyway() -> None:
     exec("def doubled(values):\n    return values * 2\n", space)  # noqa: S102 - a fixed snippet, no source file
     doubled = compiled(space["doubled"])  # type: ignore[arg-type]
     np.testing.assert_array_equal(doubled(np.arange(3)), [0, 2, 4])
+
+
+def test_top_is_a_stable_sort_cut_short() -> None:
+    """The partition that picks the best few returns what a stable sort of all would, ties by index."""
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        scores = rng.integers(-2, 5, size=int(rng.integers(0, 60))).astype(np.float32)
+        depth = int(rng.integers(0, 20))
+        positive = np.flatnonzero(scores > 0)
+        expected = [i for i in np.argsort(-scores, kind="stable") if scores[i] > 0][:depth]
+        assert top(scores, depth, positive).tolist() == expected
+        assert top(scores, depth).tolist() == np.argsort(-scores, kind="stable")[:depth].tolist()

@@ -26,7 +26,7 @@ from reverie.dates import Window
 from reverie.quarantine import is_instruction
 from reverie.records import Event
 from reverie.store.keytable import StoredKey
-from serve.retrieval.ranking import bm25_index, bm25_scores
+from serve.retrieval.ranking import bm25_index, bm25_scores, top
 
 
 class Turn(NamedTuple):  # a tuple: a retrieval builds hundreds
@@ -215,7 +215,7 @@ class AgentTurns:
             return []
         n = min(indexed, len(allowed))
         scores = np.where(allowed[:n], scores[:n], 0.0)
-        order = _best(scores, depth)
+        order = top(scores, depth, np.flatnonzero(scores > 0)).tolist()
         if not order:
             return []
         found = np.asarray(order, dtype=np.int64)
@@ -238,18 +238,6 @@ class AgentTurns:
         plain[keyed[keyed < n]] = False
         found = by_key + self._dense(view.index, vector, plain, depth, floor=floor)
         return sorted(found, key=lambda t: -t.similarity)[:depth]
-
-
-def _best(scores: np.ndarray, depth: int) -> list[int]:
-    """The positions of the ``depth`` highest positive scores, best first, ties by position (what a
-    stable sort of all of them gives, at the cost of a partition)."""
-    hit = np.flatnonzero(scores > 0)
-    if depth <= 0:
-        return []
-    if hit.size > depth:
-        kth = np.partition(scores[hit], hit.size - depth)[hit.size - depth]
-        hit = hit[scores[hit] >= kth]
-    return [int(i) for i in hit[np.argsort(-scores[hit], kind="stable")][:depth]]
 
 
 def _of_keys(turns: np.ndarray, rows: np.ndarray) -> np.ndarray:

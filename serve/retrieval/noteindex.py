@@ -38,7 +38,7 @@ from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
 from reverie.store.rows import rows
 from reverie.store.scopes import names_own_project
-from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, scope_weight, warm_scorer
+from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, scope_weight, top, warm_scorer
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
 
 log = logging.getLogger(__name__)
@@ -70,10 +70,7 @@ class Lexical:
         if scores is None:
             return []
         hit = np.flatnonzero(scores > 0)
-        hit = hit[allowed[self.keys[hit]]]
-        if hit.size > depth:
-            hit = hit[np.argpartition(-scores[hit], depth - 1)[:depth]]
-        return [self.ids[i] for i in hit[np.argsort(-scores[hit], kind="stable")]]
+        return [self.ids[i] for i in top(scores, depth, hit[allowed[self.keys[hit]]])]
 
 
 class NoteIndex:

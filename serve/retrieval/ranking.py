@@ -138,10 +138,14 @@ def fuse(dense: Sequence[str], lexical: Sequence[str], settings: RetrievalSettin
     return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
 
 
-def top(scores: np.ndarray, depth: int) -> np.ndarray:
-    """Indices of the ``depth`` highest finite scores, best first."""
-    finite = np.flatnonzero(np.isfinite(scores))
-    if finite.size > depth:
-        part = np.argpartition(-scores[finite], depth - 1)[:depth]
-        finite = finite[part]
-    return finite[np.argsort(-scores[finite], kind="stable")]
+def top(scores: np.ndarray, depth: int, among: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the ``depth`` highest scores among ``among`` (ascending indices; all finite scores
+    when None), best first, ties by index: what a stable sort of all of them gives, at the cost of a
+    partition."""
+    pool = np.flatnonzero(np.isfinite(scores)) if among is None else among
+    if depth <= 0:
+        return pool[:0]
+    if pool.size > depth:
+        kth = np.partition(scores[pool], pool.size - depth)[pool.size - depth]
+        pool = pool[scores[pool] >= kth]  # every tie of the last place, so the sort below picks by index
+    return pool[np.argsort(-scores[pool], kind="stable")][:depth]

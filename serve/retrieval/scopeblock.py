@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from reverie.settings import RetrievalSettings
 from reverie.store.scopes import is_personal
-from serve.retrieval.ranking import priors
+from serve.retrieval.ranking import priors, top
 
 BlockKey = tuple[str, str | None]  # (scope, project of a personal scope)
 _NO_EXPIRY = float("inf")
@@ -175,7 +175,7 @@ class ScopeBlock:
         keep = a.live[slots] & (a.expires_at[slots] > now) & (sims >= settings.min_similarity)
         slots, sims = slots[keep], sims[keep]
         dense = self.weight * sims + priors(settings, a.fresh_at[slots], a.confidence[slots], a.hits[slots], now)
-        best = np.argsort(-dense, kind="stable")[:depth] if len(dense) <= 4 * depth else _top(dense, depth)
+        best = top(dense, depth)
         return Hits(self, slots[best], sims[best], dense[best])
 
     def _approximate(self, ann: Ann, query: np.ndarray, depth: int, settings: RetrievalSettings) -> tuple[np.ndarray, np.ndarray]:
@@ -208,7 +208,3 @@ class ScopeBlock:
         index.add(vectors)
         self.ann = Ann(index, n)
 
-
-def _top(scores: np.ndarray, depth: int) -> np.ndarray:
-    part = np.argpartition(-scores, depth - 1)[:depth]
-    return part[np.argsort(-scores[part], kind="stable")]
