@@ -275,6 +275,32 @@ def test_a_retired_note_does_not_come_back_as_its_own_raw_turns(app: Served, wor
         assert elapsed < 1.0
 
 
+def test_event_ids_are_each_agents_own(app: Served, world: dict[str, Note], store: Store, minilm: Embedder) -> None:
+    """Event ids are unique per agent only: tester-1's retired note withholds tester-1's turn "ev-twin",
+    never coder-1's turn of the same id (it used to: LoCoMo's conversations all number turns D1:1 ...)."""
+    at = store.now()
+    theirs = "Tester dashboards in atlas refresh every five minutes."
+    store.events.append([
+        Event(event_id="ev-twin", agent_id="coder-1", session_id="s-coder-twin", project="atlas", ts=at, role="user",
+              text="The QZ7 ledger export writes its CSV files to the cold bucket at midnight.", ingested_at=at),
+        Event(event_id="ev-twin", agent_id="tester-1", session_id="s-tester-twin", project="atlas", ts=at, role="user",
+              text=theirs, ingested_at=at),
+    ])
+    note = _note("n-twin", "personal:tester-1", "tester-1", "atlas", theirs, at).model_copy(update={"evidence": ["ev-twin"]})
+    commit(store, lambda: [NoteWrite(note, "add", vector=minilm.embed([theirs])[0])], agent_id="tester-1", project="atlas")
+    retired = store.notes.get("n-twin").model_copy(update={"status": "superseded", "invalid_at": store.now()})
+    commit(store, lambda: [NoteWrite(retired, "supersede")], agent_id="tester-1", project="atlas")
+
+    def found(agent: str, question: str) -> set[str]:
+        with app.client(agent) as client:
+            body = _retrieve(client, agent, question, project="atlas")
+        return {t["event_id"] for t in body["episodes"]} | {h["note"]["note_id"] for h in body["notes"]}
+
+    wait_until(lambda: not {"n-twin", "ev-twin"} & found("tester-1", "How often do tester dashboards in atlas refresh?"),
+               5, "the retired note and its turn to stay out")
+    assert "ev-twin" in found("coder-1", "Where does the QZ7 ledger export write its CSV files?")
+
+
 def test_a_note_ranks_where_the_turn_it_distils_ranks(app: Served, world: dict[str, Note], store: Store,
                                                       minilm: Embedder) -> None:
     at = store.now()

@@ -21,10 +21,10 @@ AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def _note(note_id: str, score: float, scope: str = "personal:a", *, similarity: float = 0.5,
-          verified: bool = False) -> Ranked:
+          verified: bool = False, agent: str = "a", evidence: tuple[str, ...] = ()) -> Ranked:
     note = Note(note_id=note_id, type="lesson", subject="deploys", statement=f"Deploys need approval ({note_id}).",
-                scope=scope, owner_agent="a", verified=verified, project="p", source_sessions=["s"], source_agents=["a"],
-                created_at=AT, updated_at=AT)
+                scope=scope, owner_agent=agent, verified=verified, project="p", source_sessions=["s"],
+                source_agents=[agent], evidence=list(evidence), created_at=AT, updated_at=AT)
     chunk = pa.Table.from_pylist([note_row(note, [0.0] * 4)])
     return Ranked(score, candidate=Candidate(Cached(note_id, 1, note.statement, chunk, 0), similarity, similarity))
 
@@ -80,6 +80,19 @@ def test_shared_notes_close_to_the_question_weigh_more_without_leaving_the_notes
     assert weighed == [("n-own", 2.7), ("n-module", 2.7), ("n-far", 0.8)]  # 3 x 0.9; the far one is not weighty
     plain = [(r.key, r.score) for r in _weighed(notes, RetrievalSettings(weight_notes_shared=1.0))]
     assert plain == [("n-own", 1.0), ("n-module", 0.9), ("n-far", 0.8)]
+
+
+def test_a_note_stands_only_for_the_turns_of_its_own_agents() -> None:
+    """Event ids are unique per agent only: agent b's note citing "t1" neither ranks at agent a's turn
+    "t1" nor pushes it out of a's block; a's own note citing "t2" does both."""
+    from serve.retrieval.recall import _standing_for
+
+    theirs = _note("n-b", 0.5, "project:p", agent="b", evidence=("t1",))
+    mine = _note("n-a", 0.4, evidence=("t2",))
+    ranked = [_standing_for(note, "a", {"t1": 0.9, "t2": 0.8}) for note in (theirs, mine)]
+    assert [(r.key, r.score, r.stands_for) for r in ranked] == [("n-b", 0.5, ()), ("n-a", 0.8, ("t2",))]
+    order = sorted([*ranked, _turn("t1", 0.9), _turn("t2", 0.8)], key=lambda r: -r.score)
+    assert _kept(order, notes_lead=0) == ["t1", "n-a", "n-b"]
 
 
 def test_a_block_costs_the_sum_of_its_lines() -> None:

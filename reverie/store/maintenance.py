@@ -16,7 +16,7 @@ from reverie.records import Note
 from reverie.store.batches import BatchWriter, NoteWrite
 from reverie.store.keytable import KeyTable
 from reverie.store.ledger import graph_node_id
-from reverie.store.rows import note_from_row, rows
+from reverie.store.rows import note_agents, note_from_row, rows
 from reverie.store.tables import Tables, sql_in, sql_str
 
 
@@ -126,8 +126,7 @@ class Maintenance:
         table = self._t.read("notes", None, ["note_id", "evidence", "source_agents", "owner_agent", "project"])
         for row in rows(table):
             evidence = set(row["evidence"] or [])
-            related = set(row["source_agents"] or []) | {row["owner_agent"]}
-            if not evidence & purged or not related & agents:
+            if not evidence & purged or not note_agents(row) & agents:
                 continue
             if evidence <= purged:
                 doomed.add(row["note_id"])

@@ -33,6 +33,12 @@ def event_from_row(row: dict[str, Any]) -> Event:
     return Event.model_validate(data)
 
 
+def note_agents(row: dict[str, Any]) -> frozenset[str]:
+    """The agents whose events a note's evidence names (event ids are unique per agent only): its
+    source agents and its owner; empty when the row names none."""
+    return frozenset(a for a in [*(row.get("source_agents") or ()), row.get("owner_agent")] if a)
+
+
 def note_row(note: Note, vector: np.ndarray | Sequence[float], *, tombstone: bool = False) -> dict[str, Any]:
     row = note.model_dump(exclude={"vector"})
     row["tombstone"] = tombstone

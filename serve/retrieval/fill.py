@@ -51,6 +51,14 @@ class Ranked:
     score: float
     candidate: Candidate | None = None
     turn: Turn | None = None
+    cites: tuple[str, ...] | None = None  # a note's: the asker's turns it cites (None: all its evidence)
+
+    @property
+    def stands_for(self) -> tuple[str, ...]:
+        """The turns a note stands for: the fill leaves them out once it takes the note."""
+        if self.cites is not None or self.candidate is None:
+            return self.cites or ()
+        return self.candidate.cached.evidence
 
     @property
     def key(self) -> str:
@@ -128,7 +136,7 @@ class Fill:
 
     def _take_note(self, chosen: _Chosen, item: Ranked, entry: Entry, cost: int, budget: int) -> bool:
         assert item.candidate is not None
-        evidence = item.candidate.cached.evidence
+        evidence = item.stands_for
         freed = [t for t in evidence if t in chosen.entries]
         refund = sum(chosen.entries[t][1] + self._day_refund(chosen, chosen.entries[t][0]) for t in freed)
         if chosen.used - refund + cost > budget:

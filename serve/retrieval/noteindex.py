@@ -36,7 +36,7 @@ import pyarrow as pa
 from reverie.records import VISIBLE_BATCH_STATUSES
 from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
-from reverie.store.rows import rows
+from reverie.store.rows import note_agents, rows
 from reverie.store.scopes import names_own_project
 from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, scope_weight, top, warm_scorer
 from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
@@ -85,8 +85,10 @@ class NoteIndex:
         self._lexical_dirty = False
         self._lexical_building = False
         self._applied: dict[str, datetime] = {}
-        self._retired: dict[str, tuple[str, ...]] = {}  # note id -> evidence, of retired notes
-        self._retired_events: dict[str, int] = {}  # event id -> how many retired notes cite it
+        # of retired notes and losing claims: note id -> (its agents, its evidence), and per agent
+        # ("" where a note names none) event id -> how many of them cite it (ids are unique per agent only)
+        self._retired: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self._retired_events: dict[str, dict[str, int]] = {}
         self._watermark: datetime | None = None
         self._batches_version: int | None = None
         self._loaded = False  # set under the writer lock when the first load has read the notes
@@ -102,9 +104,10 @@ class NoteIndex:
     def __len__(self) -> int:
         return len(self._where)
 
-    def withheld_events(self) -> list[str]:
-        """Events whose raw turns stay out: the evidence of retired notes and of losing claims."""
-        return list(self._retired_events)
+    def withheld_events(self, agent_id: str) -> list[str]:
+        """Events of ``agent_id`` whose raw turns stay out: the evidence of its retired notes and losing
+        claims (a note's agents are its source agents and owner; one naming none withholds for all)."""
+        return [*self._retired_events.get(agent_id, ()), *self._retired_events.get("", ())]
 
     # --- loading and refreshing ----------------------------------------------------------------
     def load(self) -> None:
@@ -114,7 +117,7 @@ class NoteIndex:
             self._remember(self._committed_since(None))
             frame = self._store.notes.frame(NoteFilter(statuses=["active"]))
             self._apply(frame, replace_all=True)
-            retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=["status", "type", "evidence"])
+            retired = self._store.notes.frame(NoteFilter(statuses=RETIRED), columns=_TRACKED[1:])
             for row in rows(retired):
                 self._track(row["note_id"], row)
             self._loaded = True
@@ -187,7 +190,7 @@ class NoteIndex:
         for i, row in enumerate(rows(chunk.select(_LIGHT))):
             seen.add(row["note_id"])
             self._put(row, np.asarray(vectors[i], dtype=np.float32), chunk, i)
-        for row in rows(chunk.select(["note_id", "status", "type", "evidence", "tombstone"])):
+        for row in rows(chunk.select(_TRACKED)):
             self._track(row["note_id"], row)
         gone = set(self._where) if replace_all else set(touched)
         for note_id in gone - seen:
@@ -215,16 +218,21 @@ class NoteIndex:
 
     def _track(self, note_id: str, row: dict | None) -> None:
         """Count the evidence of ``note_id`` as retired or not, as its current ``row`` says (None: gone)."""
-        for event_id in self._retired.pop(note_id, ()):
-            left = self._retired_events.pop(event_id, 1) - 1
-            if left > 0:
-                self._retired_events[event_id] = left
+        agents, evidence = self._retired.pop(note_id, (frozenset(), ()))
+        for agent in agents or ("",):
+            counts = self._retired_events.get(agent, {})
+            for event_id in evidence:
+                left = counts.pop(event_id, 1) - 1
+                if left > 0:
+                    counts[event_id] = left
         if row is None or row.get("tombstone") or not _withholds(row):
             return
-        evidence = tuple(row["evidence"] or ())
-        self._retired[note_id] = evidence
-        for event_id in evidence:
-            self._retired_events[event_id] = self._retired_events.get(event_id, 0) + 1
+        agents, evidence = note_agents(row), tuple(row["evidence"] or ())
+        self._retired[note_id] = (agents, evidence)
+        for agent in agents or ("",):
+            counts = self._retired_events.setdefault(agent, {})
+            for event_id in evidence:
+                counts[event_id] = counts.get(event_id, 0) + 1
 
     def _drop(self, note_id: str) -> None:
         found = self._where.pop(note_id, None)
@@ -296,5 +304,6 @@ def _consistent(row: dict) -> bool:
     return names_own_project(row["scope"], row["project"])
 
 
+_TRACKED = ["note_id", "status", "type", "evidence", "tombstone", "owner_agent", "source_agents"]
 _LIGHT = ["note_id", "version", "status", "tombstone", "scope", "project", "statement", "confidence",
           "hit_count", "last_verified_at", "last_seen_at", "created_at", "expires_at"]

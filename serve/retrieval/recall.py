@@ -128,7 +128,7 @@ class Recaller:
             raise UnavailableError("the retrieval cache is still loading the notes; retry shortly", retry_after=5)
         notes = self.rank(principal, request, vector)
         turns = self._turn_hits(request, vector)
-        order = self.order(notes, turns)
+        order = self.order(notes, turns, request.agent_id)
         found = self.fit(order, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)
         return found
@@ -138,9 +138,9 @@ class Recaller:
         if not s.turns or not turns_wanted(request):
             return TurnHits()
         as_of = (request.as_of or self._store.now()).date()
-        return self.turns.search(request.agent_id, request.project, vector, request.query, self.index.withheld_events(),
-                                 s.turn_depth, windows(request.query, as_of),
-                                 (s.relevance_similarity, s.turn_lexical_min_similarity))
+        withheld = self.index.withheld_events(request.agent_id)
+        return self.turns.search(request.agent_id, request.project, vector, request.query, withheld, s.turn_depth,
+                                 windows(request.query, as_of), (s.relevance_similarity, s.turn_lexical_min_similarity))
 
     # --- ranking -----------------------------------------------------------------------------
     def rank(self, principal: Principal, request: RetrieveRequest, vector: np.ndarray) -> list[tuple[Candidate, float]]:
@@ -161,8 +161,9 @@ class Recaller:
         fused = fuse([c.cached.note_id for c in dense], lexical, s)
         return [(found[note_id], score) for note_id, score in fused]
 
-    def order(self, notes: list[tuple[Candidate, float]], turns: TurnHits) -> list[Ranked]:
-        """One order over notes and turns: each layer's reciprocal-rank scores, weighted by layer."""
+    def order(self, notes: list[tuple[Candidate, float]], turns: TurnHits, agent_id: str) -> list[Ranked]:
+        """One order over notes and turns (``agent_id``'s): each layer's reciprocal-rank scores, weighted
+        by layer."""
         s = self._settings
         relevant = bool(notes) and max(c.similarity for c, _ in notes) >= s.relevance_similarity
         items = _weighed(notes, s) if relevant else []
@@ -174,7 +175,7 @@ class Recaller:
                 event_id = turn.event.event_id
                 scores[event_id] = scores.get(event_id, 0.0) + s.weight_turns * weight / (s.rrf_k + rank)
                 by_id.setdefault(event_id, turn)
-        items = [_standing_for(item, scores) for item in items]
+        items = [_standing_for(item, agent_id, scores) for item in items]
         items += [Ranked(score, turn=by_id[event_id]) for event_id, score in scores.items()]
         return sorted(items, key=lambda r: -r.score)  # stable: a note stays ahead of the turn it cites
 
@@ -235,14 +236,13 @@ def _weighed(notes: list[tuple[Candidate, float]], s: RetrievalSettings) -> list
     return [Ranked(score, candidate=c) for (c, _), score in zip(notes, weighed, strict=True)]
 
 
-def _standing_for(item: Ranked, turn_scores: dict[str, float]) -> Ranked:
-    """A note stands for the turns it cites (the fill leaves them out for it): it ranks at least where
-    the best of them ranks."""
+def _standing_for(item: Ranked, agent_id: str, turn_scores: dict[str, float]) -> Ranked:
+    """A note stands for the turns of ``agent_id`` it cites (the fill leaves them out for it): it ranks
+    at least where the best of them ranks."""
     assert item.candidate is not None
-    cached = item.candidate.cached
-    cited = cached.evidence
+    cited = item.candidate.cached.evidence_of(agent_id)
     best = max((turn_scores[e] for e in cited if e in turn_scores), default=0.0)
-    return item if best <= item.score else Ranked(best, candidate=item.candidate)
+    return Ranked(max(best, item.score), candidate=item.candidate, cites=cited)
 
 
 class RecallWorker:

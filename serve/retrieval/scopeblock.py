@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from reverie.settings import RetrievalSettings
+from reverie.store.rows import note_agents
 from reverie.store.scopes import is_personal
 from serve.retrieval.ranking import priors, top
 
@@ -90,6 +91,15 @@ class Cached:
     @cached_property
     def evidence(self) -> tuple[str, ...]:
         return tuple(self.column("evidence") or ())
+
+    @cached_property
+    def agents(self) -> frozenset[str]:
+        return note_agents({"source_agents": self.column("source_agents"), "owner_agent": self.column("owner_agent")})
+
+    def evidence_of(self, agent_id: str) -> tuple[str, ...]:
+        """The turns of ``agent_id`` the note cites: event ids are unique per agent only, so another
+        agent's note citing "e1" does not cite this agent's "e1" (a note naming no agent cites any's)."""
+        return self.evidence if not self.agents or agent_id in self.agents else ()
 
     @cached_property
     def shared(self) -> bool:
