@@ -8,8 +8,9 @@ import pytest
 
 from reverie.embed import Embedder
 from reverie.errors import ValidationError
+from reverie.records import Note
 from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
-from reverie.store import NoteFilter
+from reverie.store import NoteFilter, NoteWrite
 from reverie.store.where import mentions_any as where_mentions
 from test_consolidation_memory import Fleet
 
@@ -92,6 +93,17 @@ def test_the_store_finds_the_turns_that_name_a_phrase_by_whole_tokens(tmp_path: 
     assert [e.event_id for e in found] == ["s0-2", "s0-0"]  # newest first; not 900, not jobs_high, not a2's, not later
     every = fleet.gateway.mentioning("atlas", None, ["90"], before, 10)  # any agent of the project
     assert {(e.agent_id, e.event_id) for e in every} == {("a1", "s0-0"), ("a2", "t0-0")}
+    # a live note cites its own agents' events only (ids are unique per agent): a2's note citing "s0-0"
+    # leaves a1's turn of that id; a1's own note citing "s0-2" takes a1's turn out
+    at = fleet.clock.now()
+    notes = [Note(note_id=f"n-{agent}", type="lesson", subject="time", statement=f"Times go in CET ({agent}).",
+                  scope=f"personal:{agent}", owner_agent=agent, project="atlas", evidence=[event],
+                  source_sessions=["s0"], source_agents=[agent], created_at=at, updated_at=at)
+             for agent, event in (("a2", "s0-0"), ("a1", "s0-2"))]
+    vectors = minilm.embed([n.statement for n in notes])
+    fleet.store.batches.run("import", [NoteWrite(n, "add", vector=v) for n, v in zip(notes, vectors, strict=True)])
+    found = fleet.gateway.mentioning("atlas", ["a1"], ["90", "central european time"], before, 10)
+    assert [e.event_id for e in found] == ["s0-0"]
     with pytest.raises(ValidationError):
         where_mentions("text", [["90%'; drop"]])
     assert where_mentions("text", [["run", "at", "02"], ["90"]]) == (
