@@ -3,11 +3,12 @@
 Arms: memory off, raw-log stacking (dense, the "version A" of seed 004) and its hybrid variant (the
 strongest raw baseline), and Reverie ("version B": a real local service driven over HTTP, see
 ``bench.served``). ``--arms`` runs only the arms it names (the ``raw`` baseline always runs).
-Held-out numbers are the ones to quote; the dev scenario is the one to tune on. Option
+Held-out numbers are the ones to quote; the dev scenarios are the ones to tune on. Option
 ``reverie_every=N`` consolidates an agent during ingest once it has N new sessions (default: the
 trigger policy's ``min_new_sessions``; 0: only when the scenario ends). Option
-``split=dev|heldout|both`` (default ``both``; ``--quick`` runs the held-out one unless told): tune
-with ``split=dev`` and run the held-out scenario once, at the end.
+``split=dev|dev2|heldout|both`` (default ``both``, which is heldout and dev; ``--quick`` runs the
+held-out one unless told): tune with ``split=dev`` or ``split=dev2`` (a second development
+phrasebook, another team worded independently) and run the held-out scenario once, at the end.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def _describe(scenario: Scenario) -> str:
             f"{len(t.canaries)} planted secrets")
 
 
-SPLITS: dict[str, tuple[Split, ...]] = {"dev": ("dev",), "heldout": ("heldout",), "both": ("heldout", "dev")}
+SPLITS: dict[str, tuple[Split, ...]] = {
+    "dev": ("dev",), "dev2": ("dev2",), "heldout": ("heldout",), "both": ("heldout", "dev"),
+}
 
 
 def splits_wanted(ctx: Context) -> tuple[Split, ...]:
@@ -129,14 +132,14 @@ def splits_wanted(ctx: Context) -> tuple[Split, ...]:
     name = ctx.options.get("split", "heldout" if ctx.quick else "both")
     if name not in SPLITS:
         raise ConfigError(f"fleet option split={name!r} is not one of {sorted(SPLITS)}; "
-                          "pass --option split=dev to tune, split=heldout to quote")
+                          "pass --option split=dev2 or split=dev to tune, split=heldout to quote")
     return SPLITS[name]
 
 
 @register("fleet", "Fleet scenario: memory off vs raw-log stacking vs Reverie")
 def fleet(ctx: Context) -> Outcome:
     config = FleetConfig.quick() if ctx.quick else FleetConfig()
-    outcome = Outcome(notes=["held-out is the scenario to quote; dev is the one tuned on"])
+    outcome = Outcome(notes=["held-out is the scenario to quote; dev and dev2 are the ones tuned on"])
     for split in splits_wanted(ctx):
         scenario = fleet_scenario(split, config)  # type: ignore[arg-type]
         runs, notes = _run(ctx, scenario)

@@ -1,4 +1,4 @@
-"""The fleet scenario generator: seeded, consistent ground truth, held-out wording apart from dev."""
+"""The fleet scenario generator: seeded, consistent ground truth, each phrasebook's wording apart from the others."""
 
 from __future__ import annotations
 
@@ -8,20 +8,24 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.eval.fleet import FleetConfig, Scenario, fleet_scenario, generate
 from bench.eval.phrases import Phrasebook
 from bench.eval.phrases.dev import DEV
+from bench.eval.phrases.dev2 import DEV2
 from bench.eval.phrases.heldout import HELDOUT
-from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
+from bench.eval.seeds import DEV2_SEED, DEV_SEED, HELDOUT_SEED
 from reverie.capture import prepare_events
 from reverie.clock import ManualClock
 from reverie.privacy import Masker
 from reverie.settings import CaptureSettings, PrivacySettings
 
 TINY = FleetConfig(agents=6, projects=2, modules_per_project=2, days=4)
+SPLITS = ("dev", "dev2", "heldout")
+DEV_SPLITS = ("dev", "dev2")
 
 
 @cache
@@ -69,9 +73,11 @@ def test_one_seed_gives_one_scenario_in_every_process() -> None:
 
 def test_frozen_splits_use_their_own_seed_and_phrasebook() -> None:
     assert (quick("dev").seed, quick("dev").phrasebook) == (DEV_SEED, "dev")
+    assert (quick("dev2").seed, quick("dev2").phrasebook) == (DEV2_SEED, "dev2")
     assert (quick("heldout").seed, quick("heldout").phrasebook) == (HELDOUT_SEED, "heldout")
-    check_invariants(quick("dev"))
-    check_invariants(quick("heldout"))
+    assert len({DEV_SEED, DEV2_SEED, HELDOUT_SEED}) == 3
+    for split in SPLITS:
+        check_invariants(quick(split))
 
 
 def _sentences(book: Phrasebook) -> set[str]:
@@ -86,8 +92,16 @@ def test_heldout_wording_and_content_are_apart_from_dev() -> None:
     assert not set(DEV.modules) & set(HELDOUT.modules)
 
 
+@pytest.mark.parametrize("other", [DEV, HELDOUT], ids=["dev", "heldout"])
+def test_dev2_wording_and_content_are_apart_from_the_other_books(other: Phrasebook) -> None:
+    """Counted, not shown: a failure must not print the held-out book's wording."""
+    shared = (len(_sentences(DEV2) & _sentences(other)), len({f.key for f in DEV2.frames} & {f.key for f in other.frames}),
+              len(set(DEV2.projects) & set(other.projects)), len(set(DEV2.modules) & set(other.modules)))
+    assert shared == (0, 0, 0, 0)
+
+
 def test_questions_are_worded_apart_from_what_was_said() -> None:
-    for scenario in (quick("dev"), quick("heldout")):
+    for scenario in map(quick, SPLITS):
         texts = {e.text.lower() for r in scenario.requests for e in r.events}
         for query in scenario.truth.queries:
             assert query.text.lower() not in texts
@@ -95,7 +109,7 @@ def test_questions_are_worded_apart_from_what_was_said() -> None:
 
 
 def test_every_kind_of_knowledge_and_question_is_present() -> None:
-    for scenario in (quick("dev"), quick("heldout")):
+    for scenario in map(quick, SPLITS):
         truth = scenario.truth
         kinds = {(i.type, i.role) for i in truth.items.values()}
         assert {("preference", "truth"), ("constraint", "truth"), ("procedure", "truth"), ("lesson", "truth"),
@@ -107,7 +121,7 @@ def test_every_kind_of_knowledge_and_question_is_present() -> None:
 
 
 def test_lessons_recur_in_the_planned_patterns() -> None:
-    lessons = [i for s in (quick("dev"), quick("heldout")) for i in s.truth.items.values() if i.type == "lesson"]
+    lessons = [i for s in map(quick, SPLITS) for i in s.truth.items.values() if i.type == "lesson"]
     assert {i.recurrence for i in lessons} == {"promotable", "two_sessions", "one_agent", "cross_project"}
     for lesson in lessons:
         sessions, agents = len(set(lesson.sessions)), len(set(lesson.agents))
@@ -118,8 +132,9 @@ def test_lessons_recur_in_the_planned_patterns() -> None:
         assert lesson.scope != "team" or lesson.recurrence == "cross_project"
 
 
-def test_each_item_is_readable_by_its_scope_only() -> None:
-    truth = quick("dev").truth
+@pytest.mark.parametrize("split", DEV_SPLITS)
+def test_each_item_is_readable_by_its_scope_only(split: str) -> None:
+    truth = quick(split).truth
     for item in truth.items.values():
         if item.type == "preference":
             assert item.scope == f"personal:{item.owner}" and item.visible_to == {item.owner}
@@ -130,8 +145,9 @@ def test_each_item_is_readable_by_its_scope_only() -> None:
             assert item.visible_to == {a for a, agent in truth.agents.items() if agent.project == item.project}
 
 
-def test_shared_questions_come_from_teammates_who_never_heard_the_lesson() -> None:
-    truth = quick("dev").truth
+@pytest.mark.parametrize("split", DEV_SPLITS)
+def test_shared_questions_come_from_teammates_who_never_heard_the_lesson(split: str) -> None:
+    truth = quick(split).truth
     shared = [q for q in truth.queries if q.kind == "shared"]
     assert shared
     for query in shared:
@@ -140,7 +156,7 @@ def test_shared_questions_come_from_teammates_who_never_heard_the_lesson() -> No
 
 
 def test_corrections_come_later_and_only_facts_are_corrected_by_a_tool() -> None:
-    for scenario in (quick("dev"), quick("heldout")):
+    for scenario in map(quick, SPLITS):
         truth, events = scenario.truth, _events(scenario)
         for old in (i for i in truth.items.values() if i.role == "stale"):
             new = truth.items[old.superseded_by]  # type: ignore[index]
@@ -149,8 +165,9 @@ def test_corrections_come_later_and_only_facts_are_corrected_by_a_tool() -> None
             assert any(verified) if old.type == "verified_fact" else not any(verified)
 
 
-def test_wrong_claims_are_unverified_later_and_heard_by_the_control_asker() -> None:
-    truth, events = quick("dev").truth, _events(quick("dev"))
+@pytest.mark.parametrize("split", DEV_SPLITS)
+def test_wrong_claims_are_unverified_later_and_heard_by_the_control_asker(split: str) -> None:
+    truth, events = quick(split).truth, _events(quick(split))
     for wrong in (i for i in truth.items.values() if i.role == "wrong"):
         fact = truth.items[wrong.contradicts]  # type: ignore[index]
         assert fact.verified and not any(events[e][1].verified for e in wrong.events)
@@ -161,7 +178,7 @@ def test_wrong_claims_are_unverified_later_and_heard_by_the_control_asker() -> N
 
 def test_planted_secrets_are_in_the_events_and_masked_at_capture() -> None:
     masker, clock = Masker(PrivacySettings()), ManualClock()
-    for scenario in (quick("dev"), quick("heldout")):
+    for scenario in map(quick, SPLITS):
         events = _events(scenario)
         assert scenario.truth.canaries
         stored = {e.event_id: e.text for r in scenario.requests for e in prepare_events(r, masker, clock, CaptureSettings())}
@@ -171,6 +188,6 @@ def test_planted_secrets_are_in_the_events_and_masked_at_capture() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**31))
-def test_any_seed_gives_consistent_ground_truth(seed: int) -> None:
-    check_invariants(generate(TINY, DEV, seed))
+@given(seed=st.integers(min_value=0, max_value=2**31), book=st.sampled_from([DEV, DEV2]))
+def test_any_seed_gives_consistent_ground_truth(seed: int, book: Phrasebook) -> None:
+    check_invariants(generate(TINY, book, seed))

@@ -5,7 +5,9 @@
     >>> scenario.truth.queries[0]     # a question with the items that answer it
 
 ``fleet_scenario("dev", ...)`` uses the frozen development seed and phrasebook (tune on it);
-``fleet_scenario("heldout", ...)`` the held-out ones (report on it, never tune on it).
+``fleet_scenario("dev2", ...)`` the second development seed and phrasebook (a different team, worded
+independently: tune on it too); ``fleet_scenario("heldout", ...)`` the held-out ones (report on it,
+never tune on it).
 """
 
 from __future__ import annotations
@@ -19,16 +21,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from bench.eval.knowledge import KnowledgeSpec, draw_knowledge
 from bench.eval.phrases import Phrasebook
 from bench.eval.phrases.dev import DEV
+from bench.eval.phrases.dev2 import DEV2
 from bench.eval.phrases.heldout import HELDOUT
 from bench.eval.plan import Draft, make_agents, plan_sessions, project_modules
 from bench.eval.questions import ask
 from bench.eval.render import StyleSpec, Written, write_sessions
-from bench.eval.seeds import DEV_SEED, HELDOUT_SEED
+from bench.eval.seeds import DEV2_SEED, DEV_SEED, HELDOUT_SEED
 from bench.eval.truth import Agent, Item, Recurrence, Truth, readers, recurrence_of
 from reverie.capture import CaptureRequest
 from reverie.records import UtcTime
 
-Split = Literal["dev", "heldout"]
+Split = Literal["dev", "dev2", "heldout"]
+
+#: The frozen seed and phrasebook of each split.
+SPLIT_BOOKS: dict[Split, tuple[int, Phrasebook]] = {
+    "dev": (DEV_SEED, DEV), "dev2": (DEV2_SEED, DEV2), "heldout": (HELDOUT_SEED, HELDOUT),
+}
 
 
 class FleetConfig(BaseModel):
@@ -81,8 +89,8 @@ class Scenario(BaseModel):
 
 
 def fleet_scenario(split: Split, config: FleetConfig | None = None) -> Scenario:
-    """The frozen development or held-out scenario at the given size."""
-    seed, book = (DEV_SEED, DEV) if split == "dev" else (HELDOUT_SEED, HELDOUT)
+    """The frozen development (``dev``, ``dev2``) or held-out scenario at the given size."""
+    seed, book = SPLIT_BOOKS[split]
     return generate(config or FleetConfig(), book, seed, name=split)
 
 

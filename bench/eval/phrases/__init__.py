@@ -7,8 +7,9 @@ that can change, how a correction, a tool's verification and a wrong claim are s
 personal data are ``(kind, template)`` pairs whose ``{value}`` is a planted canary of that kind
 (see :mod:`bench.eval.canaries`).
 
-Two phrasebooks exist and must stay apart: ``dev`` (tune on it) and ``heldout`` (report on it),
-written independently, with different content and wording, and never from the extractor's rules.
+Three phrasebooks exist and must stay apart: ``dev`` and ``dev2`` (tune on them) and ``heldout``
+(report on it), each written independently, with different content and wording, and never from the
+extractor's rules (``dev2`` was also written without reading ``heldout``).
 """
 
 from __future__ import annotations
