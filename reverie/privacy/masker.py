@@ -31,11 +31,15 @@ from reverie.settings import PrivacySettings
 #: a card of 18 digits is rare, and one that also passes that date and check rarer still.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "card_number", "ssn", "uk_nino", "ca_sin", "fr_nir",
-            "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "fi_hetu",
-            "dk_cpr", "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "au_tfn", "de_tax_id",
+PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "id_nik", "ae_emirates_id", "lu_matricule", "card_number",
+            "au_tfn", "ssn", "uk_nino", "ca_sin", "fr_nir",
+            "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "dk_cpr",
+            "fi_hetu", "be_nrn", "pt_nif", "cl_rut", "mx_curp", "no_fnr", "ch_ahv", "de_tax_id",
             "jp_my_number", "aadhaar", "sg_nric", "ie_ppsn", "tr_tckn", "il_tz", "ar_cuit", "ee_ik", "hk_hkid", "in_pan",
-            "bg_egn", "hr_oib", "is_kennitala", "cz_rc",
+            "bg_egn", "hr_oib", "is_kennitala", "cz_rc", "tw_national_id", "th_national_id", "si_emso",
+            "lt_asmens_kodas", "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils",
+            "ua_rnokpp", "kz_iin", "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci",
+            "ec_cedula", "pl_nip", "sa_national_id", "de_svnr", "my_nric", "pk_cnic",
             "email", "phone")
 #: Provider formats that are a narrower shape under another provider's prefix (Paystack's 40-hex
 #: ``sk_live_`` keys inside Stripe's ``sk_live_`` rule; DeepSeek's 32-hex ``sk-`` keys, in a text
