@@ -3332,13 +3332,22 @@ def masker_label(text, canary, kind):
     return MASKER_LABEL.get(kind, kind)
 
 
+# A Sentry DSN is not a secret: "DSNs are safe to keep public because they only allow submission of new
+# events and related event data; they do not allow read access to any information" (docs.sentry.io,
+# "Data Source Name (DSN)"). world11 writes one as a clean near miss ("public client-side config") and
+# world9 leaves one unlabelled in an env file; world12's rows that hold one are written as clean rows.
+PUBLIC_KINDS = {"sentry_dsn"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="output directory")
     args = ap.parse_args()
     rows = build()
     for r in rows:
-        r["kinds"] = [masker_label(r["text"], c, k) for c, k in zip(r["canaries"], r["kinds"])]
+        kept = [(c, k) for c, k in zip(r["canaries"], r["kinds"]) if k not in PUBLIC_KINDS]
+        r["canaries"] = [c for c, _ in kept]
+        r["kinds"] = [masker_label(r["text"], c, k) for c, k in kept]
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "heldout_world12.jsonl")
     with open(path, "w", encoding="utf-8", newline="\n") as f:
