@@ -66,6 +66,16 @@ def random_like(value: str) -> bool:
     return mixed or all(ch in HEX_DIGITS for ch in value.lower() if ch.isalnum())
 
 
+def keyish(value: str) -> bool:
+    """Generated, as keys are: two digits or more among two letters or more, or one digit among
+    letters of both cases (20 random letters and digits hold a single digit one time in five); not a
+    word, a number, a run of one character."""
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return len(set(value)) >= 8 and letters >= 2 and (digits >= 2 or (digits == 1 and mixed and len(value) >= 16))
+
+
 def passphrase(value: str) -> bool:
     """Three words or more and a number, joined by hyphens or underscores or by dots, as password
     managers generate them (``tiramisu-hibou-mariposa-71``; Bitwarden's "include number" puts the
