@@ -103,16 +103,23 @@ PHONE_WORD_JUST_BEFORE = re.compile(rf"(?i)(?:{PHONE_WORDS.pattern.removeprefix(
 # and EAN, UPC, ISBN, ISSN): "GTIN 05412345000013".
 PRODUCT_CODE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:gtin|ean|upc|isbn|issn)(?:-?\d{1,2})?[ \t]*[:#]?[ \t]*$")
 # A word just before a national-looking number that names a business record's number (a customer, an
-# account, an order, a purchase order, an invoice, a batch or lot, a contract, a ticket): "Customer
+# account, an order, a purchase order, an invoice, a batch or lot, a contract, a ticket) or a postal
+# code (CEP_BEFORE): "Customer
 # no. 02162842", "PO 0589823838", ``"Account": "079317500109"`` (AWS's twelve-digit account id, as
 # ``aws sts get-caller-identity`` prints it), or a national identifier. A number with its international
 # prefix is still a phone.
 RECORD_NUMBER_BEFORE = re.compile(
-    r"(?i)(?<![^\W\d_])(?:(?:customer|client|account|acct|order|po|purchase[ \t]+order|invoice|batch|lot|contract|ticket)"
+    r"(?i)(?<![^\W\d_])(?:(?:customer|client|account|acct|order|po|purchase[ \t]+order|invoice|batch|lot|contract|ticket"
+    # a postal code ("ZIP", "PLZ", "postcode")
+    r"|zip(?:[ \t]+code)?|post(?:al)?[ \t]*code|plz|c[óo]digo[ \t]+postal|code[ \t]+postal)"
     r"(?:[ \t_\-]*(?:no|nr|number|num|id|#))?"
     # a field named as a national or tax identifier (``national_id=011151-6391``): named_ids' GENERIC_ID_NAME
     r"|(?:national|citizen|gov(?:ernment)?|tax(?:payer)?)[ \t_\-]?id(?:entity)?(?:[ \t_\-]?(?:number|no|code))?)"
     r"\.?[\"']?[ \t]*[:#=]?[ \t]*[\"']?$")
+# Brazil's postal code, the CEP, written 01310-100 after its name (Correios, "CEP"); Turkish "cep" is a
+# mobile phone ("Cep: 0552 873 83 84"), so only the CEP's own shape is one.
+CEP_BEFORE = re.compile(r"(?i)(?<![^\W\d_])cep[ \t]*:?[ \t]*$")
+CEP = re.compile(r"\d{5}-\d{3}")
 # The account part of an Amazon Resource Name (``arn:aws:sts::079317500109:assumed-role/…``; AWS,
 # "Identify AWS resources with Amazon Resource Names"): an account id, not a phone.
 ARN_ACCOUNT_BEFORE = re.compile(r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:$")
@@ -153,7 +160,8 @@ class PhoneDetector:
             # a table's header speaks for its rows; a header that names phones, as if just before the cell
             said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
             record = not candidate.startswith(("+", "00")) and (
-                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None)
+                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
+                or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None))
             if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
                     and not record and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))

@@ -13,11 +13,12 @@ NOT_SECRETS = frozenset({
     "wrong", "invalid", "incorrect", "bad", "dummy", "fake", "placeholder", "example", "sample",
 })
 # A redacted value shows a run of four or more mask characters, maybe after the key's prefix and
-# with its last characters: ``********``, ``ghp_************``, ``sk-…••••abcd``; an elided one, a
+# with its last characters, maybe around an ellipsis: ``********``, ``ghp_************``, ``sk-…••••abcd``,
+# ``sk-****...****an5m``; an elided one, a
 # prefix and an ellipsis: ``sk-...``, ``sk-ant-…``.
 PLACEHOLDER_VALUE = re.compile(
     r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
-    r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
+    r"|[\w\-.]{0,24}?[*•·]{4,}(?:(?:\.{2,}|…)[*•·]*)?[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?"
     # a 1Password secret reference, resolved by ``op run`` / ``op inject`` (developer.1password.com,
     # "Secret reference syntax": ``op://vault/item/field``): where the secret is, not the secret
