@@ -72,7 +72,7 @@ the masker's names (``MASKER_LABEL`` there: a provider's one label, such as ``gi
 ``github_pat`` and ``stripe_key`` for ``stripe_webhook_secret``; gitleaks' rule ids ``gocardless_api_token``,
 ``intercom_api_key``, ``zendesk_secret_key``, ``algolia_api_key``; ``basic_auth`` for ``http_basic_auth``;
 ``cz_rc`` for the Slovak rodné číslo, one format with the Czech; ``url_credentials`` for a password
-written as a URL's userinfo, as the earlier worlds label it); 422 labels changed, nothing else. Its
+written as a URL's userinfo, as the earlier worlds label it); 424 labels changed, nothing else. Its
 three Sentry DSNs are written as clean text (``PUBLIC_KINDS`` there): Sentry documents a DSN as safe
 to keep public, world11 writes one as a clean near miss and world9 leaves one unlabelled. 11 wrong
 labels remain, masked all the same: provider keys under a name and in a text that name no provider
