@@ -14,6 +14,8 @@ What is found, and by what (one module each):
 - ``plugins``: detect-secrets' regex plugins, beside it;
 - ``providers``: provider token formats neither has, or has only after an assignment naming the
   provider (Netlify, Airtable, Atlassian, Kubernetes bootstrap tokens …), each naming its documentation;
+- ``provider_names``: provider keys without a shape of their own (32 hex, a UUID …), under the
+  names their tools read or in a text that names the provider (Datadog, Hetzner, Linode, Vercel …);
 - ``own_rules``: what neither has (PEM blocks over many lines, ``password = ...`` assignments,
   credential files such as ``.netrc``, credentials in URLs, bearer headers), each naming the
   format's documentation;
@@ -40,8 +42,12 @@ What is found, and by what (one module each):
   TFN, South African ID, Romanian CNP, Korean RRN, Japanese My Number, Irish PPSN, Singapore
   NRIC/FIN, Turkish T.C. Kimlik No, Israeli Mispar Zehut, Argentine CUIT/CUIL, Estonian isikukood,
   Hong Kong identity card number, Bulgarian EGN, Croatian OIB, Icelandic kennitala, Czech rodné
-  číslo) by shape and checksum, the weak ones after a word naming them (``named_ids``: or under a
-  table column, in an SQL INSERT's column or a typed JSON record the word names).
+  číslo, and those of Taiwan, Thailand, Slovenia, Lithuania, Austria, the UK's NHS, the US ITIN, Australia's
+  Medicare, New Zealand, Russia, Ukraine, Kazakhstan, Greece, Hungary, Latvia, Mexico's RFC, Uruguay,
+  Ecuador, Luxembourg, Poland's NIP, Saudi Arabia, the Emirates, Germany's Versicherungsnummer,
+  Malaysia, Indonesia, Pakistan) by shape and checksum, the weak ones after a word naming them
+  (``named_ids``: or under a table column, in an SQL INSERT's column or a typed JSON record the word
+  names, the word also spelled as code spells it).
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

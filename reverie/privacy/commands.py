@@ -1,6 +1,6 @@
 """Credentials given on a command line: as an option's value (curl's ``-u``, mysql's ``-p``,
 sshpass, registry logins, redis-cli, rabbitmqctl, ``net use``, sqlcmd, mosquitto, the OpenLDAP
-clients, lftp, a ``--token``, 7-Zip's ``-p``), as an argument (``htpasswd -b``, ``openssl passwd``,
+clients, lftp, a ``--token``, 7-Zip's ``-p``), as an argument (MinIO's ``mc alias set``, (``htpasswd -b``, ``openssl passwd``,
 sqlplus's ``user/password@db``, ``net user NAME PASSWORD``), typed at Git's password prompt, printed
 from an OpenVPN credentials file, or fed to a command that reads a password from its standard input
 (``sudo -S``, ``passwd --stdin``, ``chpasswd``, ``gpg --passphrase-fd 0``, a registry login's
@@ -20,8 +20,10 @@ CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:g
 )
 # mysql(1) -pPASSWORD, also quoted -p'PASSWORD' (MySQL reference manual, command options: no space
 # after -p, a bare -p prompts); sshpass(1) -p PASSWORD.
+# MariaDB's clients take the same (mariadb.com/kb, "mariadb Command-line Client": ``-p[password]``).
 MYSQL_PASSWORD = re.compile(
-    r"\bmysql(?:dump|admin)?\b[^\n]*?[ \t]-p(?:'(?P<sq>[^'\n]{4,})'|\"(?P<dq>[^\"\n]{4,})\"|(?P<v>[^\s'\"]{4,}))"
+    r"\b(?:mysql(?:dump|admin)?|mariadb(?:-?dump|-?admin)?)\b[^\n]*?[ \t]-p"
+    r"(?:'(?P<sq>[^'\n]{4,})'|\"(?P<dq>[^\"\n]{4,})\"|(?P<v>[^\s'\"]{4,}))"
 )
 SSHPASS_PASSWORD = re.compile(
     r"\bsshpass\b[ \t]+-p[ \t]*(?:'(?P<sq>[^'\n]{1,})'|\"(?P<dq>[^\"\n]{1,})\"|(?P<v>[^\s'\"]{1,}))"
@@ -83,8 +85,14 @@ SMB_USER_PASSWORD = re.compile(
 # Neo4j's ``neo4j-admin dbms set-initial-password PASSWORD`` (Neo4j Operations Manual, "Set an initial
 # password"; ``neo4j-admin set-initial-password`` before 5.0).
 NEO4J_INITIAL_PASSWORD = re.compile(r"\bneo4j-admin\b[^\n|;&]*?[ \t]set-initial-password[ \t]+" + ARGUMENT_VALUE)
-# lftp(1) ``-u user,password``.
-LFTP_USER_PASSWORD = re.compile(r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[\"']?[^\s,\"']+,(?P<v>[^\s\"']+)")
+# lftp(1) ``-u user,password``, the password also quoted on its own (``-u deploy,'pa ss'``).
+LFTP_USER_PASSWORD = re.compile(
+    r"\blftp\b[^\n|;&]*?[ \t]-u[ \t]+[\"']?[^\s,\"']+,(?:'(?P<sq>[^'\n]{1,128})'|\"(?P<dq>[^\"\n]{1,128})\"|(?P<v>[^\s\"']+))")
+# MinIO's client ``mc alias set ALIAS URL ACCESSKEY SECRETKEY`` (min.io/docs, "mc alias set"): the
+# secret key is the last argument (``mc config host add`` before 2021).
+MINIO_ALIAS = re.compile(
+    r"\bmc(?:\.exe)?[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+(?:https?://)?\S+[ \t]+"
+    r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)[ \t]+" + ARGUMENT_VALUE)
 # htpasswd's batch mode takes the password as the last argument (httpd.apache.org, "htpasswd": ``-b``,
 # ``htpasswd -b[c] passwdfile username password``, ``htpasswd -nb username password``).
 HTPASSWD_BATCH = re.compile(
@@ -158,14 +166,15 @@ def command_line_detectors() -> tuple[Detector, ...]:
 
     return (
         password(CURL_USER_PASSWORD, ("curl",), credentials_span),
-        password(MYSQL_PASSWORD, ("mysql",)),
+        password(MYSQL_PASSWORD, ("mysql", "mariadb")),
         password(SSHPASS_PASSWORD, ("sshpass",)),
         password(PIPED_PASSWORD, ("sudo", "passwd", "passphrase-fd", "password-stdin", "az devops")),
         password(HERE_STRING_PASSWORD, ("<<<",)),
         password(CHPASSWD_PIPED, ("chpasswd",), literal_value),
         password(CHPASSWD_HERE_STRING, ("chpasswd",), literal_value),
         password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use", "sqlcmd", "bcp", "mosquitto_", "ldap")),
-        password(LFTP_USER_PASSWORD, ("lftp",), literal_value),
+        password(LFTP_USER_PASSWORD, ("lftp",)),
+        password(MINIO_ALIAS, ("alias set", "host add")),
         password(SMB_USER_PASSWORD, ("smb", "rpcclient"), literal_value),
         password(NEO4J_INITIAL_PASSWORD, ("set-initial-password",)),
         password(HTPASSWD_BATCH, ("htpasswd",), htpasswd_span),

@@ -1,9 +1,9 @@
 """Passwords in the formats of particular config files, exports and APIs, where no ``password =``
 assignment says so: a server's config directive (Redis' ``requirepass``, Cisco IOS' ``secret 0``,
-HAProxy's ``stats auth``), a Wi-Fi QR code's ``P:`` field, PgBouncer's auth file, a password
-manager's CSV export (the column headed "Password"), .NET's ``NetworkCredential``, PowerShell's
-``ConvertTo-SecureString``, a ``setPassword("…")`` call, a BitLocker recovery password, a list of
-2FA backup codes. Each pattern names the format's documentation.
+HAProxy's ``stats auth``, nslcd's ``bindpw``), Neo4j's ``NEO4J_AUTH=neo4j/…``, a Wi-Fi QR code's ``P:``
+field, PgBouncer's auth file, a password manager's CSV export (the column headed "Password"), .NET's
+``NetworkCredential``, PowerShell's ``ConvertTo-SecureString``, a ``setPassword("…")`` call, a
+BitLocker recovery password, a list of 2FA backup codes. Each pattern names the format's documentation.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ VALUE = r"(?:'(?P<sq>[^'\n]{1,256})'|\"(?P<dq>[^\"\n]{1,256})\"|(?P<v>[^\s'\"，
 # Redis' ``requirepass`` and ``masterauth`` directives (redis.io/docs, "redis.conf": "requirepass
 # foobared"), also as ``CONFIG SET requirepass …``; KeyDB and Valkey read the same file.
 REDIS_PASSWORD = re.compile(rf"(?i)\b(?:requirepass|masterauth)[ \t]+{VALUE}")
+# The LDAP bind password of nslcd and the PAM/NSS LDAP modules: ``bindpw PASSWORD`` (nslcd.conf(5):
+# "bindpw PASSWORD"; pam_ldap's and libnss-ldap's ldap.conf), and ``rootpw`` of OpenLDAP's slapd.conf(5).
+LDAP_BIND_PASSWORD = re.compile(r"(?im)^[ \t]*(?:bindpw|rootpw)[ \t]+(?P<v>[^\s{][^\s]*)[ \t]*$")
+# The Neo4j Docker image's ``NEO4J_AUTH=neo4j/PASSWORD`` (neo4j.com/docs, "Operations Manual",
+# "Docker: Authentication"; ``none`` turns authentication off).
+NEO4J_AUTH = re.compile(r"(?i)\bNEO4J_AUTH[\"']?[ \t]*[:=][ \t]*[\"']?[^\s/\"']+/(?P<v>[^\s\"']+)")
 # Cisco IOS ``enable secret`` / ``enable password`` and ``username NAME [privilege N] secret|password``,
 # with an optional encryption type: 0 (clear text) or a hash type (Cisco IOS Security Command
 # Reference, "enable secret", "username"); a type-7 password is only obfuscated, a hash is crackable.
@@ -173,6 +179,8 @@ def config_detectors() -> tuple[Detector, ...]:
 
     return (
         password(REDIS_PASSWORD, ("requirepass", "masterauth")),
+        password(LDAP_BIND_PASSWORD, ("bindpw", "rootpw"), literal_value),
+        password(NEO4J_AUTH, ("neo4j_auth",), literal_value),
         password(CISCO_PASSWORD, ("secret", "password"), cisco_span),
         password(HAPROXY_PASSWORD, ("stats", "insecure-password"), literal_value),
         password(WIFI_QR, ("wifi:",), literal_value),

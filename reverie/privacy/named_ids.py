@@ -42,14 +42,29 @@ def named(words: str, value: str) -> Named:
     between them: ``PESEL: 85042428995``, ``CPR-nr. 150965-3689``. Text without spaces may follow
     (``マイナンバーは271828180049です``), but no ASCII letter or digit; and precede, in Chinese,
     Japanese and Korean (``私のマイナンバーは…``)."""
+    words = code_spelled(words)
     alone = rf"(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
     return Named(
         re.compile(rf"(?i)(?:(?<![^\W\d_])|(?<=[{CJK}]))(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
                    r"(?![0-9A-Za-z_\-]|\.\d)"),
         re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
         re.compile(rf"(?i){alone}"),
-        re.compile(rf"(?i)(?:{words})(?:[ \t_.\-]*(?:no|nr|number|#)\.?)?"),
+        re.compile(rf"(?i)(?:{NUMBER_OF})?(?:{words})(?:[ \t_.\-]*(?:{NUMBER_WORD}|#)\.?)?"),
     )
+
+
+# "Number" in the languages of the identifiers, as a column's header writes it after the identifier's
+# word ("INSZ-nummer", "TAJ szám", "PPS No.") or before it ("número de contribuinte", "numéro NIR").
+NUMBER_WORD = r"no|nr|num|number|nummer|numer|num[ée]ro|n[úu]mero|sz[áa]m|n°"
+NUMBER_OF = rf"(?:{NUMBER_WORD})\.?(?:[ \t]+(?:de|do|da|du|of))?[ \t]+"
+
+
+def code_spelled(words: str) -> str:
+    """The words also as code spells them, in a field's, a key's or an element's name: snake, kebab or
+    camel case (``rodne_cislo``, ``social-insurance-number``, ``<TcKimlikNo>``, ``"myNumber"``): where
+    the words allow a space, an underscore or a hyphen or nothing may stand."""
+    return (words.replace(r"[ \t]+", r"[ \t_\-]*").replace(r"[ \t]?", r"[ \t_\-]?")
+            .replace(r"[ \t\-]?", r"[ \t_\-]?").replace(r"[ \t_]+", r"[ \t_\-]*"))
 
 
 def field_name(name: str) -> str:
@@ -82,12 +97,19 @@ ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entit
 # ``National Id      30-68841674-0``, a table column ``national_id``. Underscores and camelCase read
 # as words (field_name, then a space before a capital). The value counts only if one identifier's
 # shape and check digits pass (FieldNamed.label_of), so ``order_id=…`` or a bad number stays.
-GENERIC_ID_NAME = (r"(?:national|citizen|personal|gov(?:ernment)?|tax(?:payer)?)[ \-]?id(?:entity)?"
-                   r"(?:[ \-]?(?:number|no|code))?")
+# An identity document's number without the country's name (``"id_no"``, ``<IdNumber>``, ``id_card``,
+# ``identity_number``) names one too.
+GENERIC_ID_NAME = (r"(?:(?:national|citizen|personal|gov(?:ernment)?|tax(?:payer)?)[ \-]?id(?:entity)?"
+                   r"(?:[ \-]?(?:number|no|code))?"
+                   r"|id(?:entity)?[ \-]?(?:number|no|nr|card)(?:[ \-]?(?:number|no))?)")
 GENERIC_ID_FIELD = re.compile(
     rf"(?i)(?<![\w\-])[\"'`]?(?P<n>{GENERIC_ID_NAME.replace('[ ', '[_ ')})[\"'`]?"
     r"(?:[ \t]*[:=][ \t]*|[ \t]{2,})[\"'`]?"
     r"(?P<v>[0-9A-Za-z](?:[0-9A-Za-z.\-/()]| (?=\d))*[0-9A-Za-z)])(?![\w\-])")
+# … or as an XML element's name (``<CitizenId>4-2003-25585-85-8</CitizenId>``, ``<IdNumber>…``).
+GENERIC_ID_ELEMENT = re.compile(
+    rf"(?i)<(?P<n>{GENERIC_ID_NAME.replace('[ ', '[_ ')})>[ \t]*"
+    r"(?P<v>[0-9A-Za-z](?:[0-9A-Za-z.\-/()]| (?=\d))*[0-9A-Za-z)])[ \t]*</")
 # A record of an identifier's type and its value, in JSON.
 TYPED_VALUE = re.compile(r'"(?:type|id_type|document_type|kind)"[ \t]*:[ \t]*"(?P<t>[^"\n]{1,48})"\s*,\s*'
                          r'"(?:value|number|id_number)"[ \t]*:[ \t]*"(?P<v>[^"\n]{4,40})"')
@@ -123,10 +145,12 @@ class GenericNamed:
 
     field_named: FieldNamed
     triggers: tuple[str, ...] = ("national", "citizen", "personal", "govid", "gov_id", "gov id", "government",
-                                 "taxid", "tax_id", "tax id", "taxpayer")
+                                 "taxid", "tax_id", "tax id", "taxpayer", "idno", "id_no", "id no", "id-no", "idnr",
+                                 "id_nr", "idnumber", "id_number", "id number", "id-number", "idcard", "id_card",
+                                 "id card", "id-card", "identity")
 
     def find(self, text: str) -> Iterator[Finding]:
-        for match in GENERIC_ID_FIELD.finditer(text):
+        for match in (*GENERIC_ID_FIELD.finditer(text), *GENERIC_ID_ELEMENT.finditer(text)):
             label = self.field_named.label_of("national id", match.group("v"))
             if label is not None:
                 yield Finding("PII", label, *match.span("v"))

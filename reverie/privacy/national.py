@@ -25,7 +25,7 @@ import datetime
 import re
 from collections.abc import Callable
 
-from stdnum import luhn
+from stdnum import luhn, verhoeff
 from stdnum.ar import cuit
 from stdnum.at import vnr
 from stdnum.au import tfn
@@ -38,11 +38,16 @@ from stdnum.cl import rut
 from stdnum.cn import ric
 from stdnum.cz import rc
 from stdnum.de import idnr
+from stdnum.ec import ci as ec_ci
 from stdnum.ee import ik
 from stdnum.es import dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
+from stdnum.gb import nhs
+from stdnum.gr import amka
+from stdnum.gr import vat as gr_afm
 from stdnum.hr import oib
+from stdnum.id import nik
 from stdnum.ie import pps
 from stdnum.il import idnr as il_idnr
 from stdnum.in_ import aadhaar, pan
@@ -52,17 +57,23 @@ from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
 from stdnum.kr import rrn
 from stdnum.lt import asmens
-from stdnum.mx import curp
+from stdnum.lv import pvn
+from stdnum.mx import curp, rfc
+from stdnum.my import nric as my_nric
 from stdnum.nl import bsn
 from stdnum.no import fodselsnummer
-from stdnum.pl import pesel
+from stdnum.nz import ird
+from stdnum.pk import cnic
+from stdnum.pl import nip, pesel
 from stdnum.pt import nif
 from stdnum.ro import cnp
+from stdnum.ru import inn
 from stdnum.se import personnummer
 from stdnum.si import emso
 from stdnum.th import pin as th_pin
 from stdnum.tr import tckimlik
-from stdnum.us import ssn
+from stdnum.ua import rntrc
+from stdnum.us import itin, ssn
 from stdnum.za import idnr as za_idnr
 
 from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
@@ -184,14 +195,17 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     # South Korean resident registration number (Ministry of the Interior and Safety; the same
     # layout for foreigners' registration numbers): YYMMDD-SBBBBNC, weighted mod 11 taken mod 10.
     # Korean particles (는, 은, 이, 가) may follow the word.
+    # Romanized: jumin (deungnok) beonho, "jumin_no".
     ("kr_rrn", named(r"(?:주민(?:등록)?번호|외국인[ \t]?등록[ \t]?번호)(?:는|은|이|가)?|rrn"
-                     r"|resident[ \t]+registration[ \t]+(?:number|no)", r"\d{6}-?\d{7}"),
-     lambda v: rrn.is_valid(v), ("주민", "등록", "rrn", "resident registration")),
+                     r"|resident[ \t]+registration[ \t]+(?:number|no)|jumin(?:[ \t]+deungnok)?(?:[ \t]+(?:beonho|no))?",
+                     r"\d{6}-?\d{7}"),
+     lambda v: kr_rrn_valid(v), ("주민", "등록", "rrn", "resident registration", "resident_registration", "jumin")),
     # Japanese Individual Number, My Number (Digital Agency; 12 digits, a mod-11 check digit),
     # written plain or 4-4-4; Japanese particles (は, が, の) may follow the word.
-    ("jp_my_number", named(r"(?:マイナンバー|個人番号)(?:は|が|の)?|my[ \t]?number|individual[ \t]+number",
+    ("jp_my_number", named(r"(?:マイナンバー|個人番号)(?:は|が|の)?|my[ \t]?number|individual[ \t]+number|kojin[ \t]+bang[oō]u?",
                            r"\d{12}|\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}"),
-     lambda v: my_number.is_valid(v), ("マイナンバー", "個人番号", "my number", "mynumber", "individual number")),
+     lambda v: my_number.is_valid(v), ("マイナンバー", "個人番号", "my number", "my_number", "mynumber", "individual number",
+                                        "kojin")),
     # A US SSN, a Canadian SIN or an Aadhaar written as a bare run of digits. For an individual the
     # IRS's taxpayer identification number (TIN) is the SSN (IRS, "Taxpayer Identification Numbers").
     ("ssn", named(r"ssn|social[ \t]+security(?:[ \t]+(?:number|no))?|(?-i:TIN)|taxpayer[ \t]+identification[ \t]+(?:number|no)",
@@ -252,8 +266,9 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
      ("rodn", "rč", "r.č")),
     # A Chinese resident identity number after a word naming it, where python-stdnum does not know
     # the birthplace (its region table is not complete): the date and the ISO 7064 MOD 11-2 check.
-    ("cn_ric", named(r"(?:居民)?身份[证證](?:号码|號碼|号|號)?(?:是|係|为|為)?", r"\d{17}[\dXx]"),
-     lambda v: cn_ric_checked(v), ("身份证", "身份證")),
+    # … or as its pinyin initials, sfzh (shēnfènzhèng hào), a column's usual name.
+    ("cn_ric", named(r"(?:居民)?身份[证證](?:号码|號碼|号|號)?(?:是|係|为|為)?|sfzh", r"\d{17}[\dXx]"),
+     lambda v: cn_ric_checked(v), ("身份证", "身份證", "sfzh")),
     # Slovenian EMŠO, enotna matična številka občana (Centralni register prebivalstva): DDMMYYY, a
     # region, a serial, a weighted mod-11 check digit.
     ("si_emso", named(r"em[šs]o|enotna[ \t]+mati[čc]na[ \t]+[šs]tevilka(?:[ \t]+ob[čc]ana)?", r"\d{13}"),
@@ -269,17 +284,123 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
      lambda v: vnr.is_valid(v), ("sozialvers", "svnr", "svn", "sv-n", "sv n", "versicherungsn")),
     # Thai national identification number, เลขประจำตัวประชาชน (Department of Provincial Administration):
     # 13 digits, written 1-2345-67890-12-1, the last a weighted mod-11 check digit.
-    ("th_national_id", named(r"เลขประจำตัวประชาชน|บัตรประชาชน|thai[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:card|number|no))*",
-                             r"\d{13}|\d-\d{4}-\d{5}-\d{2}-\d"),
-     lambda v: th_pin.is_valid(v), ("ประชาชน", "thai")),
+    ("th_national_id", named(r"เลข(?:ประจำตัว|บัตร)ประชาชน|บัตรประชาชน"
+                             r"|(?:thai|th)[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:card|number|no))*",
+                             r"\d{13}|\d(?P<s>[ \-])\d{4}(?P=s)\d{5}(?P=s)\d{2}(?P=s)\d"),
+     lambda v: th_pin.is_valid(v), ("ประชาชน", "thai", "th national", "th_national", "thnational")),
     # Taiwanese national identification number, 身分證字號 (Ministry of the Interior): a letter for
     # the place of registration, 1 or 2 for the sex (8 or 9 for residents' certificates), seven
     # digits and a check digit (tw_national_id_valid).
-    ("tw_national_id", named(r"身[分份][證证](?:字[號号]|[號号]碼|[號号])?"
+    # Its full name: 中華民國國民身分證統一編號, "uniform number of the national identity card".
+    ("tw_national_id", named(r"(?:國民)?身[分份][證证](?:字[號号]|[號号]碼|[號号]|統一編號)?"
                              r"|(?:taiwan(?:ese)?|roc)[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:card|number|no))*",
                              r"[A-Z][1289]\d{8}"),
      lambda v: tw_national_id_valid(v), ("身分證", "身份證", "身分证", "taiwan", "roc")),
+    # --- identifiers new in world12 ---
+    # UK NHS number (NHS Digital, "NHS number"): ten digits written 3-3-4, a mod-11 check digit.
+    ("gb_nhs_number", named(r"nhs(?:[ \t]+(?:number|no\.?|num))?", r"\d{3}(?P<s>[ \-]?)\d{3}(?P=s)\d{4}"),
+     lambda v: nhs.is_valid(v), ("nhs",)),
+    # US Individual Taxpayer Identification Number (IRS, "ITIN"): 9XX-7X-XXXX, the group 50-65, 70-88,
+    # 90-92 or 94-99; no check digit. Its 3-2-4 shape also counts alone (ITIN_PRINTED), as the SSN's.
+    ("us_itin", named(r"itin|individual[ \t]+taxpayer[ \t]+identification[ \t]+(?:number|no)",
+                      r"9\d{2}(?P<s>[ \-]?)\d{2}(?P=s)\d{4}"),
+     lambda v: itin.is_valid(v), ("itin", "individual taxpayer")),
+    # Australian Medicare card number (Services Australia): ten digits written 4-5-1, the ninth a
+    # weighted check digit (au_medicare_valid), the tenth the card's issue number, then optionally
+    # the person's reference number (IRN).
+    ("au_medicare", named(r"medicare(?:[ \t]+card)?(?:[ \t]+(?:number|no\.?|num))?",
+                          r"[2-6]\d{3}(?P<s>[ \-]?)\d{5}(?P=s)\d(?:[ \-/]?[1-9])?"),
+     lambda v: au_medicare_valid(v), ("medicare",)),
+    # New Zealand IRD number (Inland Revenue, Te Tari Tāke): eight or nine digits, written 123-456-789,
+    # a weighted mod-11 check digit.
+    ("nz_ird", named(r"ird(?:[ \t]+(?:number|no\.?|num))?|inland[ \t]+revenue[ \t]+(?:number|no)",
+                     r"\d{2,3}(?P<s>[ \-]?)\d{3}(?P=s)\d{3}"),
+     lambda v: ird.is_valid(v), ("ird", "inland revenue")),
+    # Russian taxpayer number, ИНН (Федеральная налоговая служба): 12 digits for a person (two check
+    # digits), 10 for an organisation (one).
+    ("ru_inn", named(r"инн|inn", r"\d{12}|\d{10}"), lambda v: inn.is_valid(v), ("инн", "inn")),
+    # Russian insurance number, СНИЛС (Социальный фонд России): XXX-XXX-XXX YY, a weighted mod-101
+    # check number (ru_snils_valid).
+    ("ru_snils", named(r"снилс|snils|страховой[ \t]+номер", r"\d{3}(?P<s>[ \-]?)\d{3}(?P=s)\d{3}[ \-]?\d{2}"),
+     lambda v: ru_snils_valid(v), ("снилс", "snils", "страховой номер")),
+    # Ukrainian taxpayer number, РНОКПП (formerly ІПН; Державна податкова служба): ten digits, the
+    # first five the days since 31 December 1899, a weighted mod-11 check digit.
+    ("ua_rnokpp", named(r"рнокпп|rnokpp|іпн|ipn|ідентифікаційний[ \t]+(?:податковий[ \t]+)?номер", r"\d{10}"),
+     lambda v: rntrc.is_valid(v), ("рнокпп", "rnokpp", "іпн", "ipn", "ідентифікаційний")),
+    # Kazakh individual identification number, ИИН / ЖСН (Ministry of Justice): YYMMDD, a century and
+    # sex digit, a serial, a two-pass weighted mod-11 check digit (kz_iin_valid).
+    ("kz_iin", named(r"иин|iin|жсн|индивидуальный[ \t]+идентификационный[ \t]+номер", r"\d{12}"),
+     lambda v: kz_iin_valid(v), ("иин", "iin", "жсн", "индивидуальный")),
+    # Greek social security number, ΑΜΚΑ (ΗΔΙΚΑ): DDMMYY, four digits, a Luhn check digit.
+    ("gr_amka", named(r"αμκα|amka|α\.μ\.κ\.α\.?", r"\d{11}"), lambda v: amka.is_valid(v), ("αμκα", "amka", "α.μ.κ.α")),
+    # Greek tax number, ΑΦΜ (ΑΑΔΕ): nine digits, a weighted mod-11 check digit.
+    ("gr_afm", named(r"αφμ|afm|α\.φ\.μ\.?", r"\d{9}"), lambda v: gr_afm.is_valid(v), ("αφμ", "afm", "α.φ.μ")),
+    # Hungarian social security number, TAJ szám (NEAK): nine digits written 123 456 789, a weighted
+    # check digit (hu_taj_valid).
+    ("hu_taj", named(r"taj(?:[ \t]+sz[áa]m)?|t\.a\.j\.", r"\d{3}(?P<s>[ \-]?)\d{3}(?P=s)\d{3}"),
+     lambda v: hu_taj_valid(v), ("taj", "t.a.j")),
+    # Hungarian tax identification number, adóazonosító jel (NAV): 8, the days since 1 January 1867,
+    # a serial, a weighted mod-11 check digit (hu_tax_id_valid).
+    ("hu_tax_id", named(r"ad[óo][ \t]?azonos[íi]t[óo](?:[ \t]+jel)?|ad[óo]sz[áa]m", r"8\d{9}"),
+     lambda v: hu_tax_id_valid(v), ("adóazonosító", "adoazonosito", "adó azonosító", "adószám", "adoszam")),
+    # Latvian personal code, personas kods (PMLP): DDMMYY-CNNNN with a check digit, or since 2017
+    # 32NNNN-NNNNN (python-stdnum's PVN, whose personal codes these are).
+    ("lv_personas_kods", named(r"personas[ \t]+kod\w*|latvian[ \t]+personal[ \t]+code", r"\d{6}-?\d{5}"),
+     lambda v: lv_personas_kods_valid(v), ("personas", "latvian personal")),
+    # Mexican taxpayer registry number, RFC (SAT): four letters of the name, YYMMDD, a three-character
+    # homoclave whose last is a check character. Six digits in a row: outside the seven-digit gate
+    # (MX_RFC below).
+    # Uruguayan identity card number, cédula de identidad (DNIC): seven digits and a check digit,
+    # written 1.234.567-2 (uy_ci_valid).
+    ("uy_ci", named(r"c[ée]dula(?:[ \t]+de[ \t]+identidad)?|c\.[ \t]?i\.", r"\d{1,2}\.?\d{3}\.?\d{3}-?\d|\d{6,7}-?\d"),
+     lambda v: uy_ci_valid(v), ("cedula", "cédula", "c.i.", "c. i.")),
+    # Ecuadorian identity card number, cédula (Registro Civil): ten digits, the province first, a
+    # weighted check digit.
+    ("ec_cedula", named(r"(?:n[úu]mero[ \t]+de[ \t]+)?c[ée]dula(?:[ \t]+de[ \t]+(?:identidad|ciudadan[íi]a))?", r"\d{10}"),
+     lambda v: ec_ci.is_valid(v), ("cedula", "cédula")),
+    # Luxembourg national identification number, matricule (CNS, CCSS): YYYYMMDD, a serial, a Luhn
+    # and a Verhoeff check digit (lu_matricule_valid).
+    ("lu_matricule", named(r"matricule(?:[ \t]+national)?|num[ée]ro[ \t]+d['’][ \t]?identification(?:[ \t]+national)?"
+                           r"|identifiant[ \t]+national|luxembourg(?:ish)?[ \t]+national[ \t]+id",
+                           r"\d{4}[ ]?\d{2}[ ]?\d{2}[ ]?\d{3}[ ]?\d{2}"),
+     lambda v: lu_matricule_valid(v), ("matricule", "identification", "identifiant", "luxembourg")),
+    # Polish tax identification number, NIP (Ministerstwo Finansów): ten digits written 123-456-32-18
+    # or 123-45-67-819, a weighted mod-11 check digit.
+    ("pl_nip", named(r"nip|numer[ \t]+identyfikacji[ \t]+podatkowej",
+                     r"\d{3}-?\d{3}-?\d{2}-?\d{2}|\d{3}-\d{2}-\d{2}-\d{3}"),
+     lambda v: nip.is_valid(v), ("nip", "identyfikacji")),
+    # Saudi national identity number, رقم الهوية الوطنية (Absher; for residents the iqama): ten digits,
+    # 1 for citizens or 2 for residents first, a Luhn check digit.
+    ("sa_national_id", named(r"رقم[ \t]+(?:ال)?هوية(?:[ \t]+(?:ال)?وطنية)?|(?:ال)?هوية[ \t]+(?:ال)?وطنية|iqama|رقم[ \t]+الإقامة"
+                             r"|saudi[ \t]+(?:national[ \t]+)?id(?:[ \t]+(?:number|no))?",
+                             r"[12]\d{9}"),
+     lambda v: luhn.is_valid(v), ("هوية", "iqama", "الإقامة", "saudi")),
+    # Emirates ID (ICP): 784-YYYY-NNNNNNN-C, 784 the country, the year of birth, a Luhn check digit.
+    # Printed with its hyphens it counts alone (AE_EID_PRINTED).
+    ("ae_emirates_id", named(r"emirates[ \t]+id(?:[ \t]+(?:card|number|no))*|eid|الهوية[ \t]+الإماراتية",
+                             r"784-?\d{4}-?\d{7}-?\d"),
+     lambda v: ae_emirates_id_valid(v), ("emirates", "eid", "الإماراتية")),
+    # German pension insurance number, Rentenversicherungsnummer or Sozialversicherungsnummer (Deutsche
+    # Rentenversicherung): area, DDMMYY, the birth name's initial, a serial, a check digit (de_svnr_valid).
+    ("de_svnr", named(r"(?:renten|sozial)?versicherungs(?:nummer|nr\.?)|rvnr|sv[ \t\-]?(?:nummer|nr\.?)|svnr",
+                      r"\d{2}[ ]?\d{6}[ ]?[A-Za-z][ ]?\d{3}"),
+     lambda v: de_svnr_valid(v), ("versicherungs", "rvnr", "sv-n", "sv n", "svn")),
+    # Malaysian identity card number, MyKad / No. Kad Pengenalan (JPN): YYMMDD-PB-###G, the place of
+    # birth a state or country code.
+    ("my_nric", named(r"(?:no\.?[ \t]+)?(?:mykad|kad[ \t]+pengenalan|k/p)|ic[ \t]+(?:no|number)|nric",
+                      r"\d{6}(?P<s>-?)\d{2}(?P=s)\d{4}"),
+     lambda v: my_nric.is_valid(v), ("mykad", "pengenalan", "k/p", "ic no", "ic number", "nric")),
+    # Indonesian population identity number, NIK (Dukcapil): province, regency, district, DDMMYY (day
+    # +40 for women), a serial.
+    ("id_nik", named(r"nik|nomor[ \t]+induk[ \t]+kependudukan|(?:no\.?[ \t]+)?ktp", r"\d{16}"),
+     lambda v: nik.is_valid(v), ("nik", "induk", "ktp")),
+    # Pakistani computerised national identity card number, CNIC (NADRA): 12345-1234567-1, the first
+    # digit the province, the last the sex.
+    ("pk_cnic", named(r"cnic|nicop|شناختی[ \t]+کارڈ", r"\d{5}(?P<s>-?)\d{7}(?P=s)\d"),
+     lambda v: cnic.is_valid(v), ("cnic", "nicop", "شناختی")),
 )
+# The Mexican RFC, after a word that names it (six digits in a row: outside the seven-digit gate).
+MX_RFC = named(r"rfc|registro[ \t]+federal[ \t]+de[ \t]+contribuyentes", r"[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}")
 # Indian PAN (Income Tax Department): five letters, the fourth the holder's type (P a person, C a
 # company …), four digits, a letter; no check digit, so only after a word that names it.
 IN_PAN = named(r"pan|permanent[ \t]+account[ \t]+(?:number|no)|पैन(?:[ \t]+(?:नंबर|कार्ड))?", r"[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]")
@@ -369,6 +490,136 @@ def dk_cpr_valid(value: str) -> bool:
     return any(valid_date(century + year, month, day) for century in (1900, 2000))
 
 
+# ---- checks python-stdnum does not have -----------------------------------------------------------
+
+def kr_rrn_valid(value: str) -> bool:
+    """python-stdnum's check of a Korean RRN without its place-of-birth rule (digits 8-9 at most 96):
+    since October 2020 the digits after the sex digit are assigned at random (Ministry of the Interior
+    and Safety, "주민등록번호 부여체계 개편"), so a number given or changed since may have any there. The date
+    and the check digit, which every number issued before then carries, are required."""
+    number = compact(value)
+    if len(number) != 13 or not number.isdigit():
+        return False
+    try:
+        rrn.get_birth_date(number)
+    except ValueError:
+        return False
+    return number[-1] == rrn.calc_check_digit(number[:-1])
+
+
+def digits_of(value: str) -> list[int]:
+    return [int(ch) for ch in value if ch.isdigit()]
+
+
+def au_medicare_valid(value: str) -> bool:
+    """Services Australia's Medicare card number: the first digit 2 to 6, the ninth the sum of the
+    first eight weighted 1 3 7 9 1 3 7 9, mod 10 (the algorithm as published with the card's format,
+    e.g. Wikipedia "Medicare card (Australia)"); the tenth the issue number, then the IRN."""
+    digits = digits_of(value)
+    if len(digits) not in (10, 11) or not 2 <= digits[0] <= 6:
+        return False
+    return sum(w * d for w, d in zip((1, 3, 7, 9, 1, 3, 7, 9), digits, strict=False)) % 10 == digits[8]
+
+
+def ru_snils_valid(value: str) -> bool:
+    """СНИЛС's check number (Pension Fund of Russia's rule, Постановление Правления ПФР 1996): the nine
+    digits weighted 9 to 1; a sum under 100 is the check, 100 and 101 give 00, a larger sum is taken
+    mod 101 first (100 again giving 00). Numbers up to 001-001-998 carry no check."""
+    digits = digits_of(value)
+    if len(digits) != 11:
+        return False
+    if int("".join(map(str, digits[:9]))) <= 1001998:
+        return False
+    total = sum(w * d for w, d in zip(range(9, 0, -1), digits[:9], strict=True))
+    check = total if total < 100 else total % 101
+    return (0 if check >= 100 else check) == digits[9] * 10 + digits[10]
+
+
+def kz_iin_valid(value: str) -> bool:
+    """The Kazakh ИИН: YYMMDD a date, the seventh digit 1 to 6 (century and sex), the twelfth the
+    sum of the first eleven weighted 1 to 11 mod 11, or when that is 10 weighted 3 to 11, 1, 2 mod 11
+    (Ministry of Justice order on ИИН; a second 10 is never issued)."""
+    digits = digits_of(value)
+    if len(digits) != 12 or not 1 <= digits[6] <= 6:
+        return False
+    century = 1800 + 100 * ((digits[6] + 1) // 2)
+    if not valid_date(century + digits[0] * 10 + digits[1], digits[2] * 10 + digits[3], digits[4] * 10 + digits[5]):
+        return False
+    check = sum(w * d for w, d in zip(range(1, 12), digits, strict=False)) % 11
+    if check == 10:
+        check = sum(w * d for w, d in zip((3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2), digits, strict=False)) % 11
+    return check < 10 and check == digits[11]
+
+
+def hu_taj_valid(value: str) -> bool:
+    """The TAJ szám's ninth digit: the odd places of the first eight weighted 3, the even 7, mod 10
+    (NEAK; 1996. évi XX. törvény)."""
+    digits = digits_of(value)
+    return len(digits) == 9 and sum((3, 7)[i % 2] * d for i, d in enumerate(digits[:8])) % 10 == digits[8]
+
+
+def hu_tax_id_valid(value: str) -> bool:
+    """The adóazonosító jel: 8, five digits counting the days from 1 January 1867 to the birth, a
+    serial, and the first nine weighted 1 to 9 mod 11 as the tenth (a 10 is not issued;
+    146/1993. (X. 26.) Korm. rendelet)."""
+    digits = digits_of(value)
+    if len(digits) != 10 or digits[0] != 8:
+        return False
+    check = sum(w * d for w, d in zip(range(1, 10), digits, strict=False)) % 11
+    return check < 10 and check == digits[9]
+
+
+def lv_personas_kods_valid(value: str) -> bool:
+    """A Latvian personal code as python-stdnum's PVN checks it: DDMMYY, a century digit and a check
+    digit, or (since 2017) "32" and a check digit. A company's PVN (first digit over 3) is not one."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    return (digits[0] <= "3") and pvn.is_valid(digits)
+
+
+def uy_ci_valid(value: str) -> bool:
+    """The Uruguayan cédula's check digit (DNIC): the seven digits (six padded with a 0) weighted 2 9 8
+    7 6 3 4, the check the amount that rounds the sum up to a multiple of ten."""
+    digits = digits_of(value)
+    if not 7 <= len(digits) <= 8:
+        return False
+    body = [0] * (8 - len(digits)) + digits[:-1]
+    return (-sum(w * d for w, d in zip((2, 9, 8, 7, 6, 3, 4), body, strict=True))) % 10 == digits[-1]
+
+
+def lu_matricule_valid(value: str) -> bool:
+    """The Luxembourg matricule (Règlement grand-ducal of 2013 on the identification of natural persons):
+    YYYYMMDD a date, a serial, then a Luhn and a Verhoeff check digit, each over the first eleven."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    if len(digits) != 13 or not valid_date(int(digits[:4]), int(digits[4:6]), int(digits[6:8])):
+        return False
+    return luhn.is_valid(digits[:11] + digits[11]) and verhoeff.is_valid(digits[:11] + digits[12])
+
+
+def ae_emirates_id_valid(value: str) -> bool:
+    """Emirates ID: 784, a plausible year of birth, and a Luhn check over the fifteen digits."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    return len(digits) == 15 and digits.startswith("784") and 1900 <= int(digits[3:7]) <= 2030 and luhn.is_valid(digits)
+
+
+# Deutsche Rentenversicherung's weights for the twelve digits of a Versicherungsnummer with the letter
+# written as its place in the alphabet (01-26): the cross sums of the products, mod 10, are the check digit.
+DE_SVNR_WEIGHTS = (2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1)
+
+
+def de_svnr_valid(value: str) -> bool:
+    """A German Versicherungsnummer: two digits of area, DDMMYY, the birth name's initial, two digits
+    of serial, a check digit (DRV, "Aufbau der Versicherungsnummer"; VKVV § 2)."""
+    compact_value = "".join(ch for ch in value if ch.isalnum()).upper()
+    if len(compact_value) != 12 or not compact_value[8].isalpha() or not (compact_value[:8] + compact_value[9:]).isdigit():
+        return False
+    day, month = int(compact_value[2:4]), int(compact_value[4:6])
+    if not (1 <= day <= 31 and 1 <= month <= 12):
+        return False
+    number = compact_value[:8] + f"{ord(compact_value[8]) - 64:02d}" + compact_value[9:11]
+    total = sum(sum(divmod(w * int(d), 10)) for w, d in zip(DE_SVNR_WEIGHTS, number, strict=True))
+    return total % 10 == int(compact_value[11])
+
+
 def valid_date(year: int, month: int, day: int) -> bool:
     try:
         datetime.date(year, month, day)
@@ -434,12 +685,34 @@ def sin_located(is_phone: PhoneCheck) -> Callable[[str, re.Match[str]], Span | N
     return locate
 
 
+# The Steuer-IdNr in a field named as one (``steuer_id``, ``tax_id``), also grouped with slashes as a
+# form writes it (``51/976/036/245``), which alone reads as a path or a fraction.
+DE_TAX_ID = named(r"steuer[ \t\-]?id(?:[ \t\-]?nr\.?)?|steuerliche[ \t]+identifikationsnummer|(?:tax|steuer)[ \t]+id",
+                  r"\d{11}|\d{2}(?P<s>[ /])\d{3}(?P=s)\d{3}(?P=s)\d{3}")
+BR_CPF = named("cpf", r"\d{11}")
+# The Finnish henkilötunnus counts alone (FI_HETU), and a Danish CPR only after its word: in a field
+# named only as a national identifier the henkilötunnus, whose check character a CPR passes one time in
+# 31, is tried first.
+FI_HETU_NAMED = named(r"henkil[öo]tunnus|hetu|personbeteckning", r"\d{6}[\-+A-FU-Y]\d{3}[0-9A-Y]")
 ANY_ID: tuple[tuple[str, Named, Check], ...] = (
+    ("fi_hetu", FI_HETU_NAMED, lambda v: hetu.is_valid(v)),
     *((label, name, check) for label, name, check, _ in NAMED_IDS),
     ("in_pan", IN_PAN, lambda v: pan.is_valid(v)), ("hk_hkid", HK_HKID, hk_hkid_valid),
     # a Brazilian CPF unpunctuated (``national_id=02353338917``): eleven digits, two mod-11 check digits
-    ("br_cpf", named("cpf", r"\d{11}"), lambda v: cpf.is_valid(v)),
+    ("br_cpf", BR_CPF, lambda v: cpf.is_valid(v)),
+    ("mx_rfc", MX_RFC, lambda v: rfc.is_valid(v)),
+    ("de_tax_id", DE_TAX_ID, lambda v: idnr.is_valid(compact(v))),
 )
+# The ITIN printed 3-2-4 counts alone, as the SSN does (its area 9XX is one no SSN has); so does the
+# Emirates ID printed 784-YYYY-NNNNNNN-C.
+ITIN_PRINTED = re.compile(NOT_A_TAIL + r"9\d{2}(?P<s>[\- ])\d{2}(?P=s)\d{4}(?![\w\-])")
+AE_EID_PRINTED = re.compile(NOT_A_TAIL + r"784-\d{4}-\d{7}-\d(?![\w\-])")
+
+
+def spellings(triggers: tuple[str, ...]) -> tuple[str, ...]:
+    """Triggers with a space also as code spells them (``sa_id``, ``sa-id``, ``said`` for ``SaId``;
+    triggers are matched against the lower-cased text)."""
+    return tuple(dict.fromkeys((*triggers, *(t.replace(" ", sep) for t in triggers if " " in t for sep in ("_", "-", "")))))
 
 
 def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
@@ -451,10 +724,12 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         return PatternDetector("PII", label, pattern, triggers, checked_value(check))
 
     numbers: tuple[Detector, ...] = (
-        *(named_id(label, name.pattern, check, triggers) for label, name, check, triggers in NAMED_IDS),
-        *(named_id(label, name.noted, check, triggers) for label, name, check, triggers in NAMED_IDS),
-        *(HeadedColumn(label, name, check, (*triggers, *(t.replace(" ", "_") for t in triggers if " " in t)))
-          for label, name, check, triggers in NAMED_IDS),
+        *(named_id(label, name.pattern, check, spellings(triggers)) for label, name, check, triggers in NAMED_IDS),
+        *(named_id(label, name.noted, check, spellings(triggers)) for label, name, check, triggers in NAMED_IDS),
+        *(HeadedColumn(label, name, check, spellings(triggers)) for label, name, check, triggers in NAMED_IDS),
+        HeadedColumn("br_cpf", BR_CPF, lambda v: cpf.is_valid(v), ("cpf",)),
+        pii("us_itin", ITIN_PRINTED, lambda v: itin.is_valid(v)),
+        pii("ae_emirates_id", AE_EID_PRINTED, ae_emirates_id_valid),
         pii("be_nrn", BE_NRN_PRINTED, lambda v: nn.is_valid(v)),
         pii("cl_rut", CL_RUT_PRINTED, lambda v: rut.is_valid(v)),
         pii("ch_ahv", CH_AHV_PRINTED, lambda v: ahv.is_valid(v)),
@@ -480,8 +755,10 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
                         checked_value(lambda v: pan.is_valid(v))),
         PatternDetector("PII", "hk_hkid", HK_HKID.pattern, ("hkid", "hkic", "hong kong", "身份證", "身份证"),
                         checked_value(hk_hkid_valid)),
+        PatternDetector("PII", "mx_rfc", MX_RFC.pattern, ("rfc", "registro federal"), checked_value(lambda v: rfc.is_valid(v))),
         HeadedColumn("in_pan", IN_PAN, lambda v: pan.is_valid(v), ()),
         HeadedColumn("hk_hkid", HK_HKID, hk_hkid_valid, ()),
+        HeadedColumn("mx_rfc", MX_RFC, lambda v: rfc.is_valid(v), ("rfc",)),
         FieldNamed(ANY_ID),
         GenericNamed(FieldNamed(ANY_ID)),
         FailingRow(FieldNamed(ANY_ID)),

@@ -35,9 +35,11 @@ from reverie.privacy.values import (
 
 # RFC 7468 (textual encodings: PEM) and OpenSSH PROTOCOL.key; JSON escapes as in GCP key files.
 PEM_BODY = r"(?:[A-Za-z0-9+/=\s:,.\-]|\\[rn])"
+# A block in a JSON string keeps its final newline, escaped (a GCP key file's ``"-----END PRIVATE
+# KEY-----\\n"``): the key's own last character, masked with it.
 PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?)-----"
-    rf"(?:{PEM_BODY}*?-----END (?P=kind)-----|{PEM_BODY}*)"
+    rf"(?:{PEM_BODY}*?-----END (?P=kind)-----(?:\\n(?=\"))?|{PEM_BODY}*)"
 )
 # A PEM block in base64, as kubeconfig's ``client-key-data`` and Kubernetes Secrets' ``data`` hold
 # it: base64 of "-----BEGIN " is "LS0tLS1CRUdJTi"; the block decodes to a private key's BEGIN line.
@@ -226,6 +228,8 @@ SECRET_TRIGGERS = ("pass", "pwd", "pw", "psk", "secret", "token", "key")
 def private_key_span(text: str, match: re.Match[str]) -> Span | None:
     """The whole block; a block cut off before its END line stops at its last key character."""
     body = match.group(0)
+    if "-----END " in body:
+        return match.span()
     while body.endswith(("\\n", "\\r")) or body[-1:].isspace():
         body = body[:-2] if body.endswith(("\\n", "\\r")) else body[:-1]
     return match.start(), match.start() + len(body)

@@ -75,8 +75,10 @@ def email_span(text: str, match: re.Match[str]) -> Span | None:
 # sets no space around a number ("我的手机号是13417022545，", "携帯番号は090-7425-2652です"): a letter of
 # those scripts may touch it.
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+# Hebrew joins a one-letter preposition to a number with a hyphen (maqaf): "ל-052-340-0965" (to …).
+HEBREW_PREFIX = "\u05d0-\u05ea"
 PHONE_CANDIDATE = re.compile(
-    rf"(?:(?<![\w+.\-/#])|(?<=[{CJK}]))(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){{5,18}}"
+    rf"(?:(?<![\w+.\-/#])|(?<=[{CJK}])|(?<=[{HEBREW_PREFIX}]-))(?<!\d:)(?:\+|\b00)?\(?\d(?:\)?[ \-./]?\(?\d){{5,18}}"
     rf"(?:(?![\w\-/#]|[.:]\d)|(?=[{CJK}]))"
 )
 PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
@@ -89,6 +91,10 @@ PHONE_WORDS = re.compile(
     r"телефон|тел|моб|sms|otp|on-call|"
     # "call me", "reach me at", and the same in Danish, Norwegian and Swedish ("ring på", "nå meg på")
     r"(?:call|reach|text|ring)[ \t]+me|ring[ \t]+(?:på|mig|meg|os|oss)|n[åa]r?[ \t]+(?:meg|mig)"
+    # "called back on", a callback (German Rückruf, French rappeler, Italian richiamare, Dutch terugbellen)
+    r"|call(?:ed|ing)?[ \t]+(?:me[ \t]+)?back|call-?back|r[üu]ckruf|zur[üu]ckrufen|rappel(?:er)?|richiamar\w*|terugbellen"
+    # Hebrew "to call", phone, mobile; Arabic phone, mobile
+    r"|להתקשר|טלפון|נייד|هاتف|جوال|موبايل"
     # Icelandic "sími" (phone, "í síma"), "hringdu" (call); Lithuanian "skambinkite" (call)
     r"|s[íi]m(?:a|i|anúmer)|hringdu|skambink\w*"
     # "my number" ("Mit nummer er …", "Moje číslo je …", "mi número es …")
@@ -103,16 +109,23 @@ PHONE_WORD_JUST_BEFORE = re.compile(rf"(?i)(?:{PHONE_WORDS.pattern.removeprefix(
 # and EAN, UPC, ISBN, ISSN): "GTIN 05412345000013".
 PRODUCT_CODE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:gtin|ean|upc|isbn|issn)(?:-?\d{1,2})?[ \t]*[:#]?[ \t]*$")
 # A word just before a national-looking number that names a business record's number (a customer, an
-# account, an order, a purchase order, an invoice, a batch or lot, a contract, a ticket): "Customer
+# account, an order, a purchase order, an invoice, a batch or lot, a contract, a ticket) or a postal
+# code (CEP_BEFORE): "Customer
 # no. 02162842", "PO 0589823838", ``"Account": "079317500109"`` (AWS's twelve-digit account id, as
 # ``aws sts get-caller-identity`` prints it), or a national identifier. A number with its international
 # prefix is still a phone.
 RECORD_NUMBER_BEFORE = re.compile(
-    r"(?i)(?<![^\W\d_])(?:(?:customer|client|account|acct|order|po|purchase[ \t]+order|invoice|batch|lot|contract|ticket)"
+    r"(?i)(?<![^\W\d_])(?:(?:customer|client|account|acct|order|po|purchase[ \t]+order|invoice|batch|lot|contract|ticket"
+    # a postal code ("ZIP", "PLZ", "postcode")
+    r"|zip(?:[ \t]+code)?|post(?:al)?[ \t]*code|plz|c[óo]digo[ \t]+postal|code[ \t]+postal)"
     r"(?:[ \t_\-]*(?:no|nr|number|num|id|#))?"
     # a field named as a national or tax identifier (``national_id=011151-6391``): named_ids' GENERIC_ID_NAME
     r"|(?:national|citizen|gov(?:ernment)?|tax(?:payer)?)[ \t_\-]?id(?:entity)?(?:[ \t_\-]?(?:number|no|code))?)"
     r"\.?[\"']?[ \t]*[:#=]?[ \t]*[\"']?$")
+# Brazil's postal code, the CEP, written 01310-100 after its name (Correios, "CEP"); Turkish "cep" is a
+# mobile phone ("Cep: 0552 873 83 84"), so only the CEP's own shape is one.
+CEP_BEFORE = re.compile(r"(?i)(?<![^\W\d_])cep[ \t]*:?[ \t]*$")
+CEP = re.compile(r"\d{5}-\d{3}")
 # The account part of an Amazon Resource Name (``arn:aws:sts::079317500109:assumed-role/…``; AWS,
 # "Identify AWS resources with Amazon Resource Names"): an account id, not a phone.
 ARN_ACCOUNT_BEFORE = re.compile(r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:$")
@@ -153,7 +166,8 @@ class PhoneDetector:
             # a table's header speaks for its rows; a header that names phones, as if just before the cell
             said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
             record = not candidate.startswith(("+", "00")) and (
-                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None)
+                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
+                or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None))
             if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
                     and not record and self.is_phone(candidate, said):
                 yield Finding("PII", "phone", start, start + len(candidate))
@@ -169,7 +183,8 @@ class PhoneDetector:
             return False
         if candidate.startswith(("+", "00")):
             international = "+" + candidate[2:] if candidate.startswith("00") else candidate
-            return possible_number(international, None) or possible_number(MEXICAN_MOBILE_ONE.sub("+52 ", international), None)
+            return (possible_number(international, None) or possible_number(MEXICAN_MOBILE_ONE.sub("+52 ", international), None)
+                    or (PHONE_WORDS.search(before) is not None and short_of_the_plan(international)))
         if not phone_grouping(candidate):
             return False
         spoken_of = PHONE_WORDS.search(before) is not None or INTERNATIONAL_BEFORE.search(before) is not None
@@ -188,7 +203,12 @@ class PhoneDetector:
         if prefix == "1":  # North America: no trunk zero; the 3-3-4 grouping says it is a number
             return NANP_SHAPE.fullmatch(candidate) is not None and possible_number(candidate, region)
         if prefix and digits.startswith(prefix) and (prefix == "0" or trunk_stands_alone(candidate, prefix)):
-            return len(digits) - len(prefix) in national_lengths(region) and valid_number(candidate, region)
+            # a number the plan could hold but has not allocated ("011 15-9614-6423"), where the line
+            # speaks of phones and it is grouped as the region writes its numbers
+            return len(digits) - len(prefix) in national_lengths(region) and (
+                valid_number(candidate, region)
+                or (spoken_of and phone_grouping(candidate) and len(re.findall(r"\d+", candidate)) > 2
+                    and possible_number(candidate, region)))
         if spoken_of:  # any grouping of a valid number, eight digits or more (Denmark, Norway)
             grouped = re.search(r"\d\D+\d", candidate) is not None
             if len(digits) == 7:  # seven only grouped as the region writes them (Iceland's "641 1969"),
@@ -313,6 +333,22 @@ def possible_number(candidate: str, region: str | None) -> bool:
         return False
 
 
+def short_of_the_plan(international: str) -> bool:
+    """An international number one or two digits shorter than its country's plan now wants: a number
+    of an older plan, still written (Nigeria's fixed lines, "+234 1 …" for Lagos, are ten digits
+    in libphonenumber's metadata since the move to the "20…" numbers). Only on a line that speaks of
+    phones."""
+    try:
+        number = phonenumbers.parse(international, None)
+    except phonenumbers.NumberParseException:
+        return False
+    reason = phonenumbers.is_possible_number_with_reason(number)
+    lengths = national_lengths(phonenumbers.region_code_for_number(number) or "ZZ")
+    significant = len(str(number.national_number))
+    return (reason == phonenumbers.ValidationResult.TOO_SHORT and significant >= 7
+            and any(0 < length - significant <= 2 for length in lengths))
+
+
 def valid_number(candidate: str, region: str | None) -> bool:
     try:
         return phonenumbers.is_valid_number(phonenumbers.parse(candidate, region))
@@ -327,12 +363,24 @@ CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
 # Amex, Diners, Discover, JCB, UnionPay, Maestro).
 CARD_PREFIX = re.compile(
     r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35"
+    # Elo's ranges outside those (Elo, "Tabela de BINs": 504175, 506699-506778, 509xxx, 627780, 636297,
+    # 636368) and Troy's 9792 (BKM, "TROY BIN ranges")
+    r"|50(?:4175|6699|67[0-7]\d|6778|9\d{3})|627780|636(?:297|368)|9792"
 )
-# Wider ranges, counted only when the number is written in groups as on the card (a bare run of
-# digits from them is as often an order number): Maestro's 50 and 56-69 (Mastercard, "Maestro IIN
-# ranges"), Mir's 2200-2204 (NSPK, "Mir card BIN ranges"), RuPay's 60, 81, 82 and 508 (NPCI, "RuPay").
+# Wider ranges, counted only when the number is written in groups as on the card or after a word for
+# a card (CARD_WORD_BEFORE; a bare run of digits from them is as often an order number): Maestro's 50
+# and 56-69 (Mastercard, "Maestro IIN ranges"), Mir's 2200-2204 (NSPK, "Mir card BIN ranges"),
+# RuPay's 60, 81, 82 and 508 (NPCI, "RuPay").
 GROUPED_CARD_PREFIX = re.compile(r"50|5[6-9]|6|220[0-4]|8[12]")
 IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}")
+
+
+# A word for a card, or a card number's field, just before it: then a bare run of digits may have the
+# wider prefixes too ("Bitte buchen Sie von meiner Karte 6081…", "Mi tarjeta 6304…", a log's ``pan=``,
+# the primary account number, ISO/IEC 7812).
+CARD_WORD_BEFORE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:card|karte|carte|tarjeta|cart[ãa]o|carta|kaart|karta|kort|kart[ıi]|kartu|pan"
+    r"|card[ _\-]?(?:number|no|num)|kartennummer|カード|卡|카드)\w{0,6}[^\d\n]{0,16}$")
 
 
 def card_span(text: str, match: re.Match[str]) -> Span | None:
@@ -341,10 +389,11 @@ def card_span(text: str, match: re.Match[str]) -> Span | None:
     separators = set(re.findall(r"[ \-]", match.group(0)))
     if len(groups) > 1 and (len(groups[0]) != 4 or len(separators) > 1):
         return None
+    named = CARD_WORD_BEFORE.search(line_before(text, match.start())) is not None
     for count in range(len(groups), 0, -1):
         digits = "".join(groups[:count])
         shape_ok = count == 1 or all(3 <= len(g) <= 6 for g in groups[:count])
-        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits, grouped=count > 1):
+        if shape_ok and 13 <= len(digits) <= 19 and card_number_valid(digits, grouped=count > 1 or named):
             return match.start(), match.start() + len(" ".join(groups[:count]))
     return None
 

@@ -57,12 +57,13 @@ from reverie.privacy.values import (
 # Lithuanian "slaptažodis", Persian "رمز عبور", French "code d'accès" (access code).
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|mdp|contrase[ñn]a|contrasenya|contra|wachtwoord|senha|"
-    r"palavra-passe|clave|nenosiri|kata laluan|koden|"
+    r"palavra-passe|clave|nenosiri|koden|"
     r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
     r"l[öo]sen(?:ord(?:et)?)?|passord(?:et)?|lykilor[ðd](?:i[ðd])?|slapta[žz]od(?:is|[įi])|رمز[ \t]+عبور|code[ \t]+d['’]acc[èe]s|"
     r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|парола(?:та)?|κωδικός|συνθηματικ[όο]|"
     r"[הולשב]?סיסמ[הא]|كلمة المرور|"
-    r"m[ậa]t kh[ẩa]u|kata sandi|"
+    # Indonesian and Malay possessive "-nya" ("kata sandinya X": its password, X)
+    r"m[ậa]t kh[ẩa]u|kata sandi(?:nya)?|kata laluan(?:nya)?|"
     r"पासवर्ड|pass|pw|pwd|pin(?:-(?:code|kode|kod))?|code[ \t]+pin|puk|secret|"
     # a code that opens something, or a one-time code that stands in for a password
     r"(?:door|gate|alarm|entry|keypad|lock|safe|garage)[ \t]+code|(?:backup|recovery)[ \t]+codes?|"
@@ -71,10 +72,11 @@ CREDENTIAL_WORD = (
     r"log(?:ging|ged)?[ \t]?in[ \t]+with(?=[ \t]+[^\s]*\d)"
 )
 # A copula ("is", "ist", "är", "jest", "er", Romanian "este", Hindi "है", Catalan "és", Tagalog "ay",
-# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е", Hebrew "היא"/"הוא" …)
+# Swahili "ni", Malay "ialah", Portuguese "ficou" (became), Lithuanian "yra", Bulgarian "е", Hebrew "היא"/"הוא",
+# Arabic "هي"/"هو" …)
 # in those languages, or ":".
 COPULA = (r"(?:is|was|are|to|->|ist|lautet|war|est|c['’]est|este|es|és|è|é|e|är|er|jest|je|—|-|это|είναι|adalah|ialah|ay|ni"
-          r"|ficou|là|है|yra|е|היא|הוא)")
+          r"|ficou|là|है|yra|е|היא|הוא|هي|هو)")
 # "now" and the like after the copula ("is now", "ist jetzt", Dutch "is nu", French "est maintenant").
 ADVERB = (
     r"(?:now|still|currently|just|set[ \t]+to|jetzt|nun|nu|nå|nyt|teraz|ahora|agora|ora|maintenant|acum|теперь)"
@@ -120,7 +122,7 @@ PROSE_SECRET = re.compile(
     rf"(?:(?P<link>{LINK})|(?P<qualified>{QUALIFIED_LINK})|(?P<bare>[ \t]+))"
     r"(?:\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<sp>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){3,7})(?=[.!]?[ \t]*(?:\r?\n|$))"
-    r"|(?P<v>(?:[^\s\"'`;&,<>]|;(?!\w{2,}=|\s|$)|&(?!\w+=)|,(?=[^\s,])){4,128}?))(?=[.,;)]*(?:\s|$|\")))"
+    r"|(?P<v>(?:[^\s\"'`;&,<>،]|;(?!\w{2,}=|\s|$)|&(?!\w+=)|,(?=[^\s,])){4,128}?))(?=[.,;)،]*(?:\s|$|\")))"
 )
 
 
@@ -216,11 +218,21 @@ def reads_as_word(value: str) -> bool:
 
 
 def not_a_value(value: str) -> bool:
-    return (value.lower() in NOT_SECRETS or PLACEHOLDER_VALUE.fullmatch(value) is not None
+    return (value.lower() in NOT_SECRETS or REGULAR_EXPRESSION.search(value) is not None
+            or PLACEHOLDER_VALUE.fullmatch(value) is not None
             or (code_reference(value) and not words_and_number(value)) or "://" in value
             or FILE_REFERENCE.fullmatch(value) is not None
             or DATE.fullmatch(value) is not None
-            or value.startswith(("/", "./", "~/", "$", "%", "(", "[", "{", "<")))
+            or value.startswith(("/", "./", "~/", "$", "(", "[", "{", "<")) or WINDOWS_VARIABLE.match(value) is not None)
+
+
+# A regular expression, as a password policy or a validator is written ("Password policy regex:
+# ^(?=.*[A-Z])(?=.*\d).{12,}$"): anchored at both ends, or holding a lookahead or a group, a class
+# escape or a character class with a range.
+REGULAR_EXPRESSION = re.compile(r"^\^.*\$$|\(\?[=!:<]|\\[dwsDWS]|\[[^\]]*\w-\w[^\]]*\][*+?{]")
+# A Windows environment variable (``%APPDATA%\…``, ``%DB_PASSWORD%``): a reference, where a generated
+# password may start with "%" too ("Salasana on %bMiPCP=Pa45+…").
+WINDOWS_VARIABLE = re.compile(r"%\w+%")
 
 
 # Words that name a PIN or a code keyed in: after them a run of digits is the secret, where after

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from reverie.privacy.findings import Detector, Locate, PatternDetector, Span, value_group, whole_match
+from reverie.privacy.provider_names import provider_name_detectors
 from reverie.privacy.values import random_like
 
 # OpenAI API keys, legacy 'sk-' and project/service-account forms (platform.openai.com docs).
@@ -204,6 +205,58 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Atlassian API tokens: "ATATT3", a base64url body, "=" and an 8-hex-digit checksum (support.atlassian.com,
     # "Manage API tokens for your Atlassian account"); gitleaks wants exactly 186 characters after the prefix.
     ("atlassian_token", re.compile(r"\bATATT3[A-Za-z0-9_\-=]{100,250}=[A-F0-9]{8}(?![\w\-=])"), ("atatt3",)),
+    # --- formats world12 missed ---
+    # ReadMe API keys "rdme_" and 70 lower-case letters and digits (docs.readme.com, "API keys"), also
+    # where gitleaks' rule wants a quote or a space after (inside an escaped string).
+    ("readme_key", re.compile(r"(?<![\w\-])rdme_[a-z0-9]{70}(?![a-z0-9])"), ("rdme_",)),
+    # Cerebras API keys "csk-" and 48 lower-case letters and digits (inference-docs.cerebras.ai, "API keys").
+    ("cerebras_api_key", re.compile(r"(?<![\w\-])csk-[a-z0-9]{40,60}(?![\w\-])"), ("csk-",)),
+    # Flagsmith server-side environment keys "ser." and 22 characters (docs.flagsmith.com, "Server-side
+    # SDKs": "Server-side environment keys … begin with ser.").
+    ("flagsmith_server_key", re.compile(r"(?<![\w\-.])ser\.[A-Za-z0-9]{22}(?![\w\-])"), ("ser.",)),
+    # dbt Cloud service account tokens "dbtc_" and personal access tokens "dbtu_" (docs.getdbt.com,
+    # "Service account tokens", "Personal access tokens").
+    ("dbt_cloud_token", re.compile(r"(?<![\w\-])dbt[cu]_[A-Za-z0-9_\-]{40,80}(?![\w\-])"), ("dbtc_", "dbtu_")),
+    # ConfigCat SDK keys "configcat-sdk-1/" and two 22-character parts (configcat.com/docs, "SDK key").
+    ("configcat_sdk_key", re.compile(r"\bconfigcat-sdk-1/[A-Za-z0-9_\-]{22}/[A-Za-z0-9_\-]{22}(?![\w\-])"),
+     ("configcat-sdk-",)),
+    # Fireworks AI API keys "fw_" and 24 characters (docs.fireworks.ai, "API keys").
+    ("fireworks_api_key", re.compile(r"(?<![\w\-])fw_[A-Za-z0-9]{20,40}(?![\w\-])"), ("fw_",)),
+    # AWS STS session tokens: base64 of a protobuf whose first bytes name the partition, "FwoGZXIvYXdzE…"
+    # and "IQoJb3JpZ2luX2Vj…" (origin_ec), the older "AQoDYXdzE…" of the STS API reference's examples.
+    ("aws_session_token",
+     re.compile(r"(?<![A-Za-z0-9+/])(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj|AQoDYXdzE)[A-Za-z0-9+/]{100,}={0,2}"),
+     ("fwogzxivyxdze", "iqojb3jpz2lux2vj", "aqodyxdze")),
+    # Adyen API keys: "AQE", a base64 part, "-", a base64 part, "-" and a last part (docs.adyen.com, "API
+    # credentials": ``AQEyhmfxK…==-y/wRYt…=-BEK6jF4…``).
+    ("adyen_api_key",
+     re.compile(r"(?<![A-Za-z0-9+/])AQE[A-Za-z0-9+/]{40,}={0,2}-[A-Za-z0-9+/]{30,}={0,2}-[^\s'\"`<>]{8,40}"),
+     ("aqe",)),
+    # Paddle API keys "pdl_live_apikey_" / "pdl_sdbx_apikey_" (developer.paddle.com, "API keys").
+    ("paddle_api_key", re.compile(r"\bpdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}(?![\w\-])"),
+     ("pdl_",)),
+    # Statsig server secret keys "secret-" and 43 characters (docs.statsig.com, "API keys").
+    ("statsig_server_secret", re.compile(r"(?<![\w\-])secret-(?=[A-Za-z]*\d)[A-Za-z0-9]{40,50}(?![\w\-])"), ("secret-",)),
+    # Unleash API tokens "<project>:<environment>.<32 to 64 hex>" ("*" for all projects; docs.getunleash.io,
+    # "API tokens and client keys", "Format").
+    ("unleash_api_token", re.compile(r"(?<![\w\-*])(?:\*|[a-z0-9_\-]{1,40}):[a-z0-9_\-]{1,40}\.[a-f0-9]{32,64}(?![\w\-])"),
+     (":",)),
+    # Fauna secrets "fnA" and 37 characters (docs.fauna.com, "Keys and secrets").
+    ("fauna_secret", re.compile(r"(?<![\w\-])fnA(?=[\w\-]*\d)[A-Za-z0-9_\-]{37}(?![\w\-])"), ("fna",)),
+    # Octopus Deploy API keys "API-" and 26 to 32 upper-case letters and digits (octopus.com/docs, "How
+    # to create an API key"); gitleaks wants exactly 26.
+    ("octopus_deploy_api_key", re.compile(r"(?<![\w\-])API-(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{26,32}(?![\w\-])"),
+     ("api-",)),
+    # Checkout.com sandbox secret keys "sk_sbox_" (checkout.com/docs, "API keys").
+    ("checkout_secret_key", re.compile(r"(?<![\w\-])sk_sbox_[a-z0-9]{26,40}(?![\w\-])"), ("sk_sbox_",)),
+    # JFrog reference tokens: base64 of "reftkn:01:…" (jfrog.com/help, "Access Tokens", "Reference
+    # tokens"); gitleaks wants exactly 64 characters.
+    ("jfrog_token", re.compile(r"(?<![A-Za-z0-9+/])cmVmdGtuOj[A-Za-z0-9+/]{50,120}={0,2}(?![A-Za-z0-9+/])"), ("cmvmdgtuoj",)),
+    # Intercom access tokens: base64 of "tok:<uuid>:1:0" (developers.intercom.com, "Authentication").
+    ("intercom_api_key", re.compile(r"(?<![A-Za-z0-9+/])dG9rOj[A-Za-z0-9+/]{50,70}={0,2}(?![A-Za-z0-9+/])"), ("dg9roj",)),
+    # Alibaba Cloud AccessKey ids "LTAI" (alibabacloud.com, "Create an AccessKey pair"), before any
+    # punctuation (gitleaks wants a quote or a space after).
+    ("alibaba_key", re.compile(r"(?<![\w\-])LTAI[A-Za-z0-9]{12,30}(?![A-Za-z0-9])"), ("ltai",)),
     # X (Twitter) app-only OAuth 2.0 bearer tokens: a run of "A"s, then the token with "%3D"
     # (developer.x.com, "OAuth 2.0 Bearer Token"); gitleaks wants 22 "A"s and at most 100 more.
     ("twitter_bearer", re.compile(r"(?<![A-Za-z0-9+/])A{20,24}(?=[B-Za-z0-9%])[A-Za-z0-9%]{60,130}(?![A-Za-z0-9%])"),
@@ -333,9 +386,11 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # Alibaba Cloud AccessKey ids of 16 to 23 characters, older than gitleaks' 24, in a text that names
     # Alibaba Cloud (alibabacloud.com, "Create an AccessKey pair"; ``ALICLOUD_ACCESS_KEY``).
     ("alibaba_key", re.compile(r"(?<![\w\-])(?P<v>LTAI[A-Za-z0-9]{12,19})(?![\w\-])"), ("alibaba", "alicloud", "aliyun")),
+    # … written as the console shows them ("AccessKey ID：LTAI…，AccessKey Secret：…", with full-width
+    # punctuation in Chinese).
     ("alibaba_key",
-     re.compile(r"(?is)\bLTAI[A-Za-z0-9]{12,30}\b.{0,120}?\b(?:access[_\-]?key[_\-]?secret|secret[_\-]?key)[\"']?"
-                r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?(?P<v>[A-Za-z0-9]{30})\b"),
+     re.compile(r"(?is)\bLTAI[A-Za-z0-9]{12,30}(?![A-Za-z0-9]).{0,120}?\b(?:access[_\- ]?key[_\- ]?secret|secret[_\- ]?key)[\"']?"
+                r"(?:[ \t]*[:=：][ \t]*|[ \t]+)[\"']?(?P<v>[A-Za-z0-9]{30})(?![A-Za-z0-9])"),
      ("ltai",)),
     # Trello API tokens, 64 hex (developer.atlassian.com/cloud/trello, "API introduction"), in a text
     # that names Trello.
@@ -352,6 +407,30 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
      re.compile(r"(?i)\bhttps://[\w.\-]+(?::\d+)?/(?:[\w\-]+/)*workflows/[0-9a-f]{32}/triggers/[^\s\"'<>]*?"
                 r"[?&]sig=(?P<v>[A-Za-z0-9_\-%]{30,})"),
      ("/workflows/",)),
+    # A shared access signature's sig kept apart from its URL, under a name that ends in "sig"
+    # (``Sig: "…"``, ``<add key="AzureSig" value="…" />``): base64 of an HMAC-SHA256, URL-encoded
+    # (learn.microsoft.com, "Create a service SAS", ``sig``).
+    ("azure_sas_token",
+     re.compile(r"(?i)(?:\bsig|(?<=[a-z])sig)\b[\"']?(?:[ \t]*[:=][ \t]*|[ \t]+value=)[\"'`]?"
+                r"(?P<v>[A-Za-z0-9%+/]{40,}(?:%3D|=){1,2})(?![\w%])"),
+     ("sig",)),
+    # A Twilio auth token beside its account SID, as the SDKs take the pair (twilio.com/docs, "Auth
+    # Tokens": ``Client(account_sid, auth_token)``; curl ``-u $TWILIO_ACCOUNT_SID:$TWILIO_AUTH_TOKEN``).
+    ("twilio_auth_token",
+     re.compile(r"(?:TWILIO_ACCOUNT_SID|\bAC[a-f0-9]{32})[^\n]{0,8}?[:,][ \t]*[\"']?(?P<v>[a-f0-9]{32})\b"),
+     ("twilio_account_sid", "twilio")),
+    # Algolia's search client takes the application id and an API key, 32 hex (algolia.com/doc,
+    # "Initialize the client": ``algoliasearch('YourApplicationID', 'YourWriteAPIKey')``).
+    ("algolia_api_key",
+     re.compile(r"\balgoliasearch\([ \t]*[\"'][A-Z0-9]{10}[\"'][ \t]*,[ \t]*[\"'](?P<v>[a-f0-9]{32})[\"']"),
+     ("algoliasearch",)),
+    # Mailjet's API key and secret key joined as HTTP Basic credentials (dev.mailjet.com,
+    # "Authentication": ``--user "$MJ_APIKEY_PUBLIC:$MJ_APIKEY_PRIVATE"``), in a text that names Mailjet.
+    ("mailjet_api_key", re.compile(r"(?<![\w\-])(?P<v>[a-f0-9]{32}):[a-f0-9]{32}\b"), ("mailjet",)),
+    ("mailjet_api_secret", re.compile(r"(?<![\w\-])[a-f0-9]{32}:(?P<v>[a-f0-9]{32})\b"), ("mailjet",)),
+    # Cloudinary's CLOUDINARY_URL, ``cloudinary://API_KEY:API_SECRET@CLOUD_NAME`` (cloudinary.com/
+    # documentation, "Cloudinary URL"): the secret, labelled as Cloudinary's.
+    ("cloudinary_api_secret", re.compile(r"\bcloudinary://\d+:(?P<v>[A-Za-z0-9_\-]{20,40})@"), ("cloudinary://",)),
 )
 # Datadog API keys (32 hex) and application keys (40 hex) under their usual names
 # (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key;
@@ -419,4 +498,5 @@ def provider_detectors() -> tuple[Detector, ...]:
         secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
         secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),
         secret("django_secret_key", DJANGO_SECRET_KEY, ("secret_key",), django_key_span),
+        *provider_name_detectors(),
     )

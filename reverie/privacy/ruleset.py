@@ -12,8 +12,10 @@ a rule that cannot be translated or compiled is skipped, counted and logged, nev
 One deliberate change: gitleaks ends many tokens with ``(?:[\\x60'"\\s;]|\\\\[nr]|$)`` (a quote,
 a space, a semicolon or the end, as in code). In prose a key is followed by punctuation as often,
 so that group also accepts ``,.)]}>|``, and ``@`` (a token used as the password of a URL's
-userinfo, ``https://user:hf_…@host``); the masked span is the secret group, so nothing more is
-masked for it.
+userinfo, ``https://user:hf_…@host``), Chinese and Japanese punctuation (``，``, ``。``), a colon
+before a space or a quote (an API key as the user of HTTP Basic with no password, ``curl -u
+sk_test_…:``, as Stripe's and Mailgun's docs write it) and an escaped quote (a string inside a
+string: ``"\\"rdme_…\\""``); the masked span is the secret group, so nothing more is masked for it.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ Target = Literal["secret", "match", "line"]
 CODE_END = "(?:[\\x60'\"\\s;]|\\\\[nr]|$)"
 IDENTIFIER_PREFIX = "[\\w.-]{0,50}?"  # gitleaks' lazy lead-in before a keyword
 IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-PROSE_END = "(?:[\\x60'\"\\s;,.)\\]}>|@]|\\\\[nr]|$)"
+PROSE_END = "(?:[\\x60'\"\\s;,.)\\]}>|@，、。：]|:(?=[\\s'\"]|$)|\\\\[nr\"]|$)"
 
 #: Placeholder labels for gitleaks rule ids; any other id gives its family's label
 #: (LABEL_OF_FAMILY) or its own name, ``-`` as ``_``.

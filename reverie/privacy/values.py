@@ -13,11 +13,12 @@ NOT_SECRETS = frozenset({
     "wrong", "invalid", "incorrect", "bad", "dummy", "fake", "placeholder", "example", "sample",
 })
 # A redacted value shows a run of four or more mask characters, maybe after the key's prefix and
-# with its last characters: ``********``, ``ghp_************``, ``sk-…••••abcd``; an elided one, a
+# with its last characters, maybe around an ellipsis: ``********``, ``ghp_************``, ``sk-…••••abcd``,
+# ``sk-****...****an5m``; an elided one, a
 # prefix and an ellipsis: ``sk-...``, ``sk-ant-…``.
 PLACEHOLDER_VALUE = re.compile(
     r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
-    r"|[\w\-.]{0,24}?[*•·]{4,}[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
+    r"|[\w\-.]{0,24}?[*•·]{4,}(?:(?:\.{2,}|…)[*•·]*)?[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?"
     # a 1Password secret reference, resolved by ``op run`` / ``op inject`` (developer.1password.com,
     # "Secret reference syntax": ``op://vault/item/field``): where the secret is, not the secret
@@ -64,6 +65,16 @@ def random_like(value: str) -> bool:
         return False
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return mixed or all(ch in HEX_DIGITS for ch in value.lower() if ch.isalnum())
+
+
+def keyish(value: str) -> bool:
+    """Generated, as keys are: two digits or more among two letters or more, or one digit among
+    letters of both cases (20 random letters and digits hold a single digit one time in five); not a
+    word, a number, a run of one character."""
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return len(set(value)) >= 8 and letters >= 2 and (digits >= 2 or (digits == 1 and mixed and len(value) >= 16))
 
 
 def passphrase(value: str) -> bool:

@@ -3263,11 +3263,91 @@ def build():
     return rows
 
 
+# ---------------------------------------------------------------- labels the masker already gives
+# Added after world12's one blind run: where a kind above is another name for a format the masker
+# already labels (its provider label, one per provider, or gitleaks' rule id), the row is written with
+# the masker's name. Text, values and order are untouched; only the labels written change.
+MASKER_LABEL = {
+    "adafruit_io_key": "adafruit_api_key", "airtable_pat": "airtable_token", "algolia_admin_api_key": "algolia_api_key",
+    "alibaba_access_key_id": "alibaba_key", "alibaba_access_key_secret": "alibaba_key", "anthropic_api_key": "anthropic_key",
+    "asana_pat": "asana_token", "atlassian_api_token": "atlassian_token", "aws_access_key_id": "aws_key",
+    "aws_secret_access_key": "aws_secret", "azure_devops_pat": "azure_devops_token",
+    "azure_storage_account_key": "azure_storage_key", "bitbucket_app_password": "bitbucket_token",
+    "braintree_access_token": "braintree_token", "brevo_api_key": "brevo_key", "buildkite_api_token": "buildkite_token",
+    "circleci_personal_token": "circleci_token", "clickup_api_token": "clickup_token", "clojars_deploy_token": "clojars_token",
+    "cloudflare_api_token": "cloudflare_token", "cloudflare_global_api_key": "cloudflare_key",
+    "cloudflare_origin_ca_key": "cloudflare_key", "cohere_api_key": "cohere_key", "contentful_pat": "contentful_token",
+    "crates_io_token": "cratesio_token", "datadog_api_key": "datadog_key", "datadog_app_key": "datadog_key",
+    "deepseek_api_key": "deepseek_key", "digitalocean_pat": "digitalocean_token", "discord_bot_token": "discord_token",
+    "discord_webhook_url": "discord_webhook", "dockerhub_pat": "dockerhub_token", "dropbox_access_token": "dropbox_token",
+    "dynatrace_api_token": "dynatrace_token", "easypost_api_key": "easypost_key", "elevenlabs_api_key": "elevenlabs_key",
+    "figma_pat": "figma_token", "flutterwave_secret_key": "flutterwave_key", "flyio_access_token": "flyio_token",
+    "gcp_api_key": "google_api_key", "gcp_oauth_client_secret": "google_oauth_secret",
+    "github_app_installation_token": "github_token", "github_fine_grained_pat": "github_token",
+    "github_oauth_token": "github_token", "github_pat": "github_token", "github_user_to_server_token": "github_token",
+    "gitlab_deploy_token": "gitlab_token", "gitlab_pat": "gitlab_token", "gitlab_pipeline_trigger_token": "gitlab_token",
+    "gitlab_runner_token": "gitlab_token", "gocardless_access_token": "gocardless_api_token",
+    "google_oauth_access_token": "google_oauth_token", "google_oauth_refresh_token": "google_oauth_token",
+    "grafana_cloud_token": "grafana_token", "grafana_service_account_token": "grafana_token", "groq_api_key": "groq_key",
+    "harness_pat": "harness_api_key", "heroku_api_key": "heroku_key", "honeycomb_api_key": "honeycomb_key",
+    "http_basic_auth": "basic_auth", "hubspot_private_app_token": "hubspot_token", "infracost_api_key": "infracost_key",
+    "intercom_access_token": "intercom_api_key", "jfrog_api_key": "jfrog_token", "jfrog_reference_token": "jfrog_token",
+    "langsmith_api_key": "langsmith_key", "launchdarkly_api_token": "launchdarkly_key",
+    "launchdarkly_sdk_key": "launchdarkly_key", "linear_api_key": "linear_key", "mailchimp_api_key": "mailchimp_key",
+    "mailgun_api_key": "mailgun_key", "mapbox_secret_token": "mapbox_token", "meta_access_token": "facebook_token",
+    "mistral_api_key": "mistral_key", "mollie_api_key": "mollie_key", "netlify_pat": "netlify_token",
+    "new_relic_license_key": "new_relic_key", "new_relic_user_api_key": "new_relic_key", "ngrok_authtoken": "ngrok_token",
+    "notion_integration_token": "notion_token", "npm_access_token": "npm_token", "nuget_api_key": "nuget_key",
+    "okta_api_token": "okta_token", "onepassword_service_account_token": "onepassword_token",
+    "openai_api_key": "openai_key", "openrouter_api_key": "openrouter_key", "paystack_secret_key": "paystack_key",
+    "perplexity_api_key": "perplexity_key", "pinecone_api_key": "pinecone_key", "plaid_access_token": "plaid_token",
+    "plaid_secret": "plaid_token", "planetscale_password": "planetscale_token",
+    "planetscale_service_token": "planetscale_token", "posthog_personal_api_key": "posthog_personal_key",
+    "postman_api_key": "postman_key", "prefect_api_key": "prefect_key", "pulumi_access_token": "pulumi_token",
+    "pypi_api_token": "pypi_token", "razorpay_key_secret": "razorpay_key", "readme_api_key": "readme_key",
+    "render_api_key": "render_key", "replicate_api_token": "replicate_token", "resend_api_key": "resend_key",
+    "rubygems_api_key": "rubygems_key", "salesforce_access_token": "salesforce_token",
+    "scalingo_api_token": "scalingo_token", "sendgrid_api_key": "sendgrid_key", "sentry_auth_token": "sentry_token",
+    "shippo_api_token": "shippo_token", "shopify_access_token": "shopify_token", "shopify_shared_secret": "shopify_token",
+    "slack_app_token": "slack_token", "slack_bot_token": "slack_token", "slack_user_token": "slack_token",
+    "slack_webhook_url": "slack_webhook", "sonarqube_token": "sonar_token", "sourcegraph_access_token": "sourcegraph_token",
+    "square_access_token": "square_token", "square_application_secret": "square_token",
+    "stripe_restricted_key": "stripe_key", "stripe_secret_key": "stripe_key", "stripe_webhook_secret": "stripe_key",
+    "supabase_pat": "supabase_token", "supabase_secret_key": "supabase_token", "tailscale_api_key": "tailscale_key",
+    "tailscale_auth_key": "tailscale_key", "teams_webhook_url": "teams_webhook", "telegram_bot_token": "telegram_token",
+    "tencent_secret_id": "tencent_key", "terraform_cloud_token": "terraform_token", "trello_api_token": "trello_token",
+    "twitter_bearer_token": "twitter_bearer", "typeform_pat": "typeform_token", "wandb_api_key": "wandb_key",
+    "xai_api_key": "xai_key", "yandex_cloud_api_key": "yandex_key", "zendesk_api_token": "zendesk_secret_key",
+    # the Czech and the Slovak birth number are one format (rodné číslo, one check: python-stdnum's sk.rc is cz.rc)
+    "sk_rodne_cislo": "cz_rc",
+}
+
+
+def masker_label(text, canary, kind):
+    """The label for ``canary`` of ``kind`` in ``text``: a password written as the password of a URL's
+    userinfo (``scheme://user:PASSWORD@host``) is ``url_credentials``, as the earlier worlds label it."""
+    at = text.find(canary)
+    if kind == "password" and text[at - 1:at] == ":" and text[at + len(canary):at + len(canary) + 1] == "@":
+        return "url_credentials"
+    return MASKER_LABEL.get(kind, kind)
+
+
+# A Sentry DSN is not a secret: "DSNs are safe to keep public because they only allow submission of new
+# events and related event data; they do not allow read access to any information" (docs.sentry.io,
+# "Data Source Name (DSN)"). world11 writes one as a clean near miss ("public client-side config") and
+# world9 leaves one unlabelled in an env file; world12's rows that hold one are written as clean rows.
+PUBLIC_KINDS = {"sentry_dsn"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="output directory")
     args = ap.parse_args()
     rows = build()
+    for r in rows:
+        kept = [(c, k) for c, k in zip(r["canaries"], r["kinds"]) if k not in PUBLIC_KINDS]
+        r["canaries"] = [c for c, _ in kept]
+        r["kinds"] = [masker_label(r["text"], c, k) for c, k in kept]
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "heldout_world12.jsonl")
     with open(path, "w", encoding="utf-8", newline="\n") as f:
