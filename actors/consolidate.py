@@ -33,6 +33,7 @@ from actors.resolve import RIVAL_POOL, resolve
 from actors.restated import attach, explicit_corrections, overturned, restatements
 from actors.store_client import ModelClient, StoreClient
 from actors.trust import weigh
+from reverie.citations import Cited
 from reverie.clock import Clock
 from reverie.context_keys import turn_keys
 from reverie.errors import BatchConflictError
@@ -172,9 +173,10 @@ class Consolidation:
         drafts += quarantine_drafts(prepared.members, index, self.agent_id)
         changes = weigh(drafts, ctx, settings)
         changes = resolve(changes, index, settings, ctx.now, self.agent_id)
-        return self._restated(prune(changes, index, ctx, settings), index, ctx.now, explicit_corrections(prepared.members))
+        explicit = explicit_corrections(prepared.members, self.agent_id)
+        return self._restated(prune(changes, index, ctx, settings), index, ctx.now, explicit)
 
-    def _restated(self, changes: list[Change], index: NoteIndex, now: datetime, explicit: frozenset[str]) -> list[Change]:
+    def _restated(self, changes: list[Change], index: NoteIndex, now: datetime, explicit: Cited) -> list[Change]:
         """Stage 5b (``actors.restated``): the log's restatements of what the run overturned, as its evidence."""
         settings = self._settings.consolidation
         for claim in overturned(changes, index, settings, explicit):
@@ -186,7 +188,7 @@ class Consolidation:
                 continue
             vectors = self._model.embed([e.text for e in events] + [reference.statement])
             found = restatements(claim, events, vectors[:-1], vectors[-1], settings)
-            by_id = {e.event_id: v for e, v in zip(events, vectors, strict=False)}
+            by_id = {(e.agent_id, e.event_id): v for e, v in zip(events, vectors, strict=False)}
             changes = attach(changes, claim, found, by_id, now, index)
         return changes
 

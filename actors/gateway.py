@@ -84,18 +84,16 @@ class StoreGateway:
         """The project's events (of ``agent_ids`` only, if given) before ``before`` that name a phrase,
         but none that a live note of any scope cites (another agent's personal note included; event ids
         are unique per agent only, so a note cites the events of its own agents, or anyone's if it names none)."""
+        from reverie.citations import cited_events, is_cited
         from reverie.store import EventFilter, NoteFilter
-        from reverie.store.rows import note_agents
 
         where = EventFilter(project=project, agent_ids=agent_ids, before=before)
         found = self._store.events.mentioning(where, phrases, limit)
         if not found:
             return []
         live = NoteFilter(statuses=["active", "candidate"], evidence_any=sorted({e.event_id for e in found}))
-        cited = {(agent, e) for n in self._store.notes.list(live, limit=10_000).notes if n.type != "open_question"
-                 for agent in note_agents({"source_agents": n.source_agents, "owner_agent": n.owner_agent}) or {""}
-                 for e in n.evidence}
-        return [e for e in found if (e.agent_id, e.event_id) not in cited and ("", e.event_id) not in cited]
+        cited = cited_events(n for n in self._store.notes.list(live, limit=10_000).notes if n.type != "open_question")
+        return [e for e in found if not is_cited(cited, e)]
 
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
         """Every note the agent owns, every note of ``scopes`` and every shared note of ``projects`` (the

@@ -21,6 +21,7 @@ import numpy as np
 
 from actors.plan import Change, Member, NoteIndex, note_id_for
 from actors.resolve import evidence_time, is_correction, live_claim
+from reverie.citations import Cited, cited_events, cites, is_cited
 from reverie.records import Event, Note
 from reverie.restatements import corrected_phrases, restates, stale_phrases
 from reverie.settings import ConsolidationSettings
@@ -33,8 +34,8 @@ class Overturned:
     reference: Note
     phrases: list[str]
     before: datetime
-    excluded: frozenset[str]
-    """the turns live notes cite: never taken as a restatement"""
+    excluded: Cited
+    """the turns live notes cite (with their agents): never taken as a restatement"""
     loser: bool
 
     @property
@@ -44,7 +45,7 @@ class Overturned:
 
 
 def overturned(changes: Sequence[Change], index: NoteIndex, settings: ConsolidationSettings,
-               explicit: frozenset[str]) -> list[Overturned]:
+               explicit: Cited) -> list[Overturned]:
     """What this run's changes overturned, with the phrases a restatement would name. The log is
     corrected on explicit evidence only: a live winner (never an open question, a claim that lost)
     that is verified or was said explicitly (``explicit``: the events of the run's correction
@@ -52,7 +53,7 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
     conversation's "no worries" or "don't forget your passion for dance" reads like a replacement.
     No turn a live note cites is taken."""
     views = {c.note.note_id: c.note for c in changes}
-    cited = frozenset(e for n in [*index.notes, *views.values()] if live_claim(views.get(n.note_id, n)) for e in n.evidence)
+    cited = cited_events(n for n in [*index.notes, *views.values()] if live_claim(views.get(n.note_id, n)))
     found: list[Overturned] = []
     beaten = {c.note.superseded_by for c in changes if c.action == "supersede"}
     for change in changes:
@@ -61,39 +62,45 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
             continue
         if change.action == "supersede" and note.status == "superseded" and note.superseded_by:
             winner = views.get(note.superseded_by) or index.get(note.superseded_by)
-            if winner is None or not live_claim(winner) or not (winner.verified or explicit.intersection(winner.evidence)):
+            if winner is None or not live_claim(winner) or not (winner.verified or _said_explicitly(winner, explicit)):
                 continue
             phrases = stale_phrases(note.statement, winner.statement, settings.correction_overlap)
             before = max(evidence_time(note), evidence_time(winner))
             found.append(Overturned(note, phrases, before, cited, loser=True))
         elif (change.new and live_claim(note) and is_correction(note) and note.note_id not in beaten
-              and explicit.intersection(note.evidence)):
+              and _said_explicitly(note, explicit)):
             phrases = corrected_phrases(note.statement, settings.correction_overlap)
             found.append(Overturned(note, phrases, evidence_time(note), cited, loser=False))
     return [o for o in found if o.phrases]
 
 
-def explicit_corrections(members: Sequence[Member]) -> frozenset[str]:
-    """The events of correction candidates said explicitly: tagged by their agent, or a feedback event."""
-    return frozenset(e for m in members if m.candidate.source != "rule" and "correction" in m.candidate.tags
-                     for e in m.candidate.evidence)
+def explicit_corrections(members: Sequence[Member], agent_id: str) -> Cited:
+    """The events (agent, id) of correction candidates said explicitly: tagged by their agent, or a
+    feedback event (a candidate naming no agent is of the run's, ``agent_id``)."""
+    return frozenset((m.candidate.agent_id or agent_id, e) for m in members
+                     if m.candidate.source != "rule" and "correction" in m.candidate.tags for e in m.candidate.evidence)
+
+
+def _said_explicitly(note: Note, explicit: Cited) -> bool:
+    cited = cited_events([note])
+    return any(cites(cited, agent_id, event_id) for agent_id, event_id in explicit)
 
 
 def restatements(claim: Overturned, candidates: Sequence[Event], vectors: np.ndarray, reference: np.ndarray,
                  settings: ConsolidationSettings) -> list[Event]:
     """The candidates that restate ``claim``: not already its evidence nor a live note's, asserting a
     stale phrase in their main clause, and near the claim in meaning."""
-    known = set(claim.reference.evidence) | claim.excluded
+    known = cited_events([claim.reference]) | claim.excluded
     kept = []
     for event, vector in zip(candidates, vectors, strict=True):
-        if event.event_id in known or not restates(event.text, claim.phrases, settings.correction_overlap):
+        if is_cited(known, event) or not restates(event.text, claim.phrases, settings.correction_overlap):
             continue
         if float(np.dot(vector, reference)) >= settings.restatement_similarity:
             kept.append(event)
     return kept
 
 
-def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vectors: dict[str, np.ndarray],
+def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vectors: dict[tuple[str, str], np.ndarray],
            now: datetime, index: NoteIndex) -> list[Change]:
     """The changes with ``found`` as evidence of the overturned claim."""
     if not found:
@@ -119,7 +126,7 @@ def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vec
     )
     reason = f"the log's statement of what {correction.note_id} replaces ({ids}); superseded by it"
     out = [_with_supersedes(c, note_id) if c.note.note_id == correction.note_id else c for c in changes]
-    return [*out, Change(note, "supersede", reason, vectors[lead.event_id], new=True)]
+    return [*out, Change(note, "supersede", reason, vectors[lead.agent_id, lead.event_id], new=True)]
 
 
 def _cited(change: Change, found: Sequence[Event], reason: str) -> Change:

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from actors.plan import Change, Draft, RunContext
+from reverie.citations import cited_events, cites
 from reverie.records import Candidate, Note, NoteStatus, Specificity
 from reverie.settings import ConsolidationSettings
 
@@ -62,7 +63,9 @@ def added(draft: Draft, ctx: RunContext, settings: ConsolidationSettings) -> Cha
 
 
 def merged(draft: Draft, target: Note, ctx: RunContext, settings: ConsolidationSettings) -> Change | None:
-    members = [m.candidate for m in draft.members if not set(m.candidate.evidence) <= set(target.evidence)]
+    cited = cited_events([target])  # the members' events the target already cites (ids are unique per agent)
+    members = [m.candidate for m in draft.members
+               if not all(cites(cited, m.candidate.agent_id or ctx.agent_id, e) for e in m.candidate.evidence)]
     if not members:
         return None
     best = max(tier(c, settings) for c in members)
@@ -87,7 +90,7 @@ def _raised(base: float, steps: int, settings: ConsolidationSettings) -> float:
 
 
 def _distinct_events(members: Iterable[Candidate]) -> int:
-    return len({e for c in members for e in c.evidence})
+    return len({(c.agent_id, e) for c in members for e in c.evidence})
 
 
 def _status(confidence: float, settings: ConsolidationSettings) -> NoteStatus:

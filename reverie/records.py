@@ -217,6 +217,12 @@ class Note(Record):
     batch_id: Id | None = None
     vector: list[float] | None = Field(default=None, repr=False)
 
+    @property
+    def agents(self) -> frozenset[str]:
+        """The agents whose events the evidence names (event ids are unique per agent only): its
+        source agents and its owner; empty when it names none."""
+        return frozenset(a for a in [*self.source_agents, self.owner_agent] if a)
+
 
 class NoteVersion(Record):
     """An earlier view of a note, kept so a batch can be rolled back exactly."""

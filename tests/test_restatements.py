@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from actors.restated import Overturned, restatements
+from reverie.citations import cited_events
 from reverie.embed import Embedder
 from reverie.errors import ValidationError
-from reverie.records import Note
+from reverie.records import Event, Note
 from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
+from reverie.settings import ConsolidationSettings
 from reverie.store import NoteFilter, NoteWrite
 from reverie.store.where import mentions_any as where_mentions
 from test_consolidation_memory import Fleet
@@ -80,6 +84,27 @@ def test_a_superseded_rule_cites_the_turns_that_restated_it(tmp_path: Path, mini
     old = fleet.store.notes.get(rule.note_id)
     assert old.status == "superseded"
     assert set(old.evidence) == {"s1-0", "s0-0"}  # the first wording, never extracted; not the other turn
+
+
+def test_a_live_note_spares_only_its_own_agents_turn_of_an_id(minilm: Embedder) -> None:
+    """Event ids are unique per agent only: a1's live note citing "e5" keeps a1's "e5" from being taken
+    as a restatement, never a2's "e5"; a note naming no agent spares every agent's."""
+    at = datetime(2026, 3, 2, tzinfo=UTC)
+    old = "The api CI job times out after 90 minutes."
+
+    def note(note_id: str, agents: list[str], evidence: list[str]) -> Note:
+        return Note(note_id=note_id, type="constraint", subject="ci", statement=old, scope="project:atlas",
+                    project="atlas", evidence=evidence, source_agents=agents, created_at=at, updated_at=at)
+
+    said = "The api CI job still times out after 90 minutes."
+    turns = [Event(event_id="e5", agent_id=agent, session_id="s", project="atlas", ts=at, role="user", text=said,
+                   ingested_at=at) for agent in ("a1", "a2")]
+    vectors = minilm.embed([said, said, old])
+    for live, kept in (([ "a1"], ["a2"]), ([], [])):
+        claim = Overturned(note("n-old", ["a3"], ["e1"]), ["90"], at, cited_events([note("n-live", live, ["e5"])]),
+                           loser=True)
+        found = restatements(claim, turns, vectors[:2], vectors[2], ConsolidationSettings())
+        assert [e.agent_id for e in found] == kept
 
 
 def test_the_store_finds_the_turns_that_name_a_phrase_by_whole_tokens(tmp_path: Path, minilm: Embedder) -> None:

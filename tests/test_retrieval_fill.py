@@ -90,7 +90,7 @@ def test_a_note_stands_only_for_the_turns_of_its_own_agents() -> None:
     theirs = _note("n-b", 0.5, "project:p", agent="b", evidence=("t1",))
     mine = _note("n-a", 0.4, evidence=("t2",))
     ranked = [_standing_for(note, "a", {"t1": 0.9, "t2": 0.8}) for note in (theirs, mine)]
-    assert [(r.key, r.score, r.stands_for) for r in ranked] == [("n-b", 0.5, ()), ("n-a", 0.8, ("t2",))]
+    assert [(r.key, r.score, r.cites) for r in ranked] == [("n-b", 0.5, ()), ("n-a", 0.8, ("t2",))]
     order = sorted([*ranked, _turn("t1", 0.9), _turn("t2", 0.8)], key=lambda r: -r.score)
     assert _kept(order, notes_lead=0) == ["t1", "n-a", "n-b"]
 

@@ -51,14 +51,7 @@ class Ranked:
     score: float
     candidate: Candidate | None = None
     turn: Turn | None = None
-    cites: tuple[str, ...] | None = None  # a note's: the asker's turns it cites (None: all its evidence)
-
-    @property
-    def stands_for(self) -> tuple[str, ...]:
-        """The turns a note stands for: the fill leaves them out once it takes the note."""
-        if self.cites is not None or self.candidate is None:
-            return self.cites or ()
-        return self.candidate.cached.evidence
+    cites: tuple[str, ...] = ()  # a note's: the asker's turns it cites, left out once the note is taken
 
     @property
     def key(self) -> str:
@@ -136,7 +129,7 @@ class Fill:
 
     def _take_note(self, chosen: _Chosen, item: Ranked, entry: Entry, cost: int, budget: int) -> bool:
         assert item.candidate is not None
-        evidence = item.stands_for
+        evidence = item.cites
         freed = [t for t in evidence if t in chosen.entries]
         refund = sum(chosen.entries[t][1] + self._day_refund(chosen, chosen.entries[t][0]) for t in freed)
         if chosen.used - refund + cost > budget:

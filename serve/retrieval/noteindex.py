@@ -12,7 +12,9 @@ from the store, never from in-process events only (several replicas may serve on
   are compared with the cache, which catches what no batch announces (a purge deletes rows directly).
 - Withheld evidence: the evidence event ids of deleted, superseded and quarantined notes and of the
   claims that lost to a verified note (active open questions), kept current by the same reads, so
-  the raw-turn layer never brings such a note back as its own raw turns.
+  the raw-turn layer never brings such a note back as its own raw turns. Event ids are unique per
+  agent only, so they are kept per agent (a note's source agents and owner; a note naming none
+  withholds its ids for every agent).
 - Full text: one BM25 index (``bm25s``) over the cached statements, rebuilt in the background at most
   every ``retrieval.lexical_refresh_seconds`` when statements were added or changed (retired notes
   are dropped from its answers at once; a note added since the last build is found by meaning only
@@ -33,6 +35,7 @@ import faiss
 import numpy as np
 import pyarrow as pa
 
+from reverie.citations import ANY_AGENT
 from reverie.records import VISIBLE_BATCH_STATUSES
 from reverie.settings import RetrievalSettings
 from reverie.store import BatchFilter, NoteFilter, Store
@@ -86,7 +89,7 @@ class NoteIndex:
         self._lexical_building = False
         self._applied: dict[str, datetime] = {}
         # of retired notes and losing claims: note id -> (its agents, its evidence), and per agent
-        # ("" where a note names none) event id -> how many of them cite it (ids are unique per agent only)
+        # (ANY_AGENT where a note names none) event id -> how many of them cite it (ids are unique per agent only)
         self._retired: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
         self._retired_events: dict[str, dict[str, int]] = {}
         self._watermark: datetime | None = None
@@ -107,7 +110,7 @@ class NoteIndex:
     def withheld_events(self, agent_id: str) -> list[str]:
         """Events of ``agent_id`` whose raw turns stay out: the evidence of its retired notes and losing
         claims (a note's agents are its source agents and owner; one naming none withholds for all)."""
-        return [*self._retired_events.get(agent_id, ()), *self._retired_events.get("", ())]
+        return [*self._retired_events.get(agent_id, ()), *self._retired_events.get(ANY_AGENT, ())]
 
     # --- loading and refreshing ----------------------------------------------------------------
     def load(self) -> None:
@@ -217,22 +220,25 @@ class NoteIndex:
             self._lexical_dirty = True
 
     def _track(self, note_id: str, row: dict | None) -> None:
-        """Count the evidence of ``note_id`` as retired or not, as its current ``row`` says (None: gone)."""
-        agents, evidence = self._retired.pop(note_id, (frozenset(), ()))
-        for agent in agents or ("",):
-            counts = self._retired_events.get(agent, {})
-            for event_id in evidence:
-                left = counts.pop(event_id, 1) - 1
-                if left > 0:
-                    counts[event_id] = left
-        if row is None or row.get("tombstone") or not _withholds(row):
-            return
-        agents, evidence = note_agents(row), tuple(row["evidence"] or ())
-        self._retired[note_id] = (agents, evidence)
-        for agent in agents or ("",):
+        """Count the evidence of ``note_id`` as withheld or not, as its current ``row`` says (None: gone),
+        per agent. The new counts go in before the old come out, so a request reading meanwhile never
+        misses an event that stays withheld."""
+        old = self._retired.pop(note_id, None)
+        if row is not None and not row.get("tombstone") and _withholds(row):
+            self._retired[note_id] = (note_agents(row), tuple(row["evidence"] or ()))
+            self._count(*self._retired[note_id], +1)
+        if old is not None:
+            self._count(*old, -1)
+
+    def _count(self, agents: frozenset[str], evidence: tuple[str, ...], step: int) -> None:
+        for agent in agents or (ANY_AGENT,):
             counts = self._retired_events.setdefault(agent, {})
             for event_id in evidence:
-                counts[event_id] = counts.get(event_id, 0) + 1
+                left = counts.get(event_id, 0) + step
+                if left > 0:
+                    counts[event_id] = left
+                else:
+                    counts.pop(event_id, None)
 
     def _drop(self, note_id: str) -> None:
         found = self._where.pop(note_id, None)

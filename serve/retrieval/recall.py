@@ -162,8 +162,8 @@ class Recaller:
         return [(found[note_id], score) for note_id, score in fused]
 
     def order(self, notes: list[tuple[Candidate, float]], turns: TurnHits, agent_id: str) -> list[Ranked]:
-        """One order over notes and turns (``agent_id``'s): each layer's reciprocal-rank scores, weighted
-        by layer."""
+        """One order over notes and the asker's (``agent_id``) turns: each layer's reciprocal-rank scores,
+        weighted by layer."""
         s = self._settings
         relevant = bool(notes) and max(c.similarity for c, _ in notes) >= s.relevance_similarity
         items = _weighed(notes, s) if relevant else []
