@@ -144,7 +144,7 @@ def add_note(fragment: Fragment, note: Note, at: datetime) -> str:
     fragment.edge(GraphEdge(node, _subject(fragment, note.subject, at), "about", valid_from=at))
     for session in note.source_sessions:
         fragment.edge(GraphEdge(node, _simple(fragment, "session", session, at), "derived_from", valid_from=at))
-    for agent in sorted({*note.source_agents, *([note.owner_agent] if note.owner_agent else [])}):
+    for agent in sorted(note.agents):
         fragment.edge(GraphEdge(node, _simple(fragment, "agent", agent, at), "contributed_by", valid_from=at))
     return node
 

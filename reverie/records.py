@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -95,6 +96,12 @@ Text = Annotated[str, AfterValidator(_check_text)]
 UtcTime = Annotated[datetime, AfterValidator(_check_utc)]
 Tags = Annotated[list[str], AfterValidator(_check_tags)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+def agents_of(source_agents: Sequence[str] | None, owner_agent: str | None) -> frozenset[str]:
+    """The agents whose events a note's evidence names (event ids are unique per agent only): its
+    source agents and its owner; empty when it names none."""
+    return frozenset(a for a in [*(source_agents or ()), owner_agent] if a)
 
 
 def utcnow() -> datetime:
@@ -219,9 +226,8 @@ class Note(Record):
 
     @property
     def agents(self) -> frozenset[str]:
-        """The agents whose events the evidence names (event ids are unique per agent only): its
-        source agents and its owner; empty when it names none."""
-        return frozenset(a for a in [*self.source_agents, self.owner_agent] if a)
+        """The agents whose events the evidence names (:func:`agents_of`)."""
+        return agents_of(self.source_agents, self.owner_agent)
 
 
 class NoteVersion(Record):

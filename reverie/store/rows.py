@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from reverie.records import AgentCandidate, Batch, Event, Note, NoteVersion
+from reverie.records import AgentCandidate, Batch, Event, Note, NoteVersion, agents_of
 
 NOTE_STORAGE_ONLY = ("tombstone",)
 _NOTE_FIELDS = frozenset(Note.model_fields) - {"vector"}
@@ -34,9 +34,8 @@ def event_from_row(row: dict[str, Any]) -> Event:
 
 
 def note_agents(row: dict[str, Any]) -> frozenset[str]:
-    """The agents whose events a note's evidence names (event ids are unique per agent only): its
-    source agents and its owner; empty when the row names none."""
-    return frozenset(a for a in [*(row.get("source_agents") or ()), row.get("owner_agent")] if a)
+    """:func:`~reverie.records.agents_of` a stored note row."""
+    return agents_of(row.get("source_agents"), row.get("owner_agent"))
 
 
 def note_row(note: Note, vector: np.ndarray | Sequence[float], *, tombstone: bool = False) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def rebuild(store: Store, embedder: TextEmbedder, note_ids: Sequence[str], princ
 
 
 def _remaining(store: Store, note: Note) -> list[Event]:
-    agents = set(note.source_agents) | ({note.owner_agent} if note.owner_agent else set())
+    agents = note.agents
     return [e for e in store.events.query(event_ids=note.evidence) if not agents or e.agent_id in agents]
 
 

@@ -20,8 +20,8 @@ import faiss
 import numpy as np
 import pyarrow as pa
 
+from reverie.records import agents_of
 from reverie.settings import RetrievalSettings
-from reverie.store.rows import note_agents
 from reverie.store.scopes import is_personal
 from serve.retrieval.ranking import priors, top
 
@@ -94,7 +94,7 @@ class Cached:
 
     @cached_property
     def agents(self) -> frozenset[str]:
-        return note_agents({"source_agents": self.column("source_agents"), "owner_agent": self.column("owner_agent")})
+        return agents_of(self.column("source_agents"), self.column("owner_agent"))
 
     def evidence_of(self, agent_id: str) -> tuple[str, ...]:
         """The turns of ``agent_id`` the note cites: event ids are unique per agent only, so another
