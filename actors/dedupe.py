@@ -11,7 +11,8 @@
    similarity >= ``duplicate_similarity`` that is not apart from the group (as above) absorbs it.
 
 In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
-a number of two or more digits, else a hyphenated name) are duplicates from the lower
+a number of two or more digits, else a hyphenated name; or one field of a tool's output with one value,
+:func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's
 preferences that keep a phrase (two consecutive content words: "an email summary").
@@ -31,6 +32,7 @@ from reverie.conflicts import conflict_between, different_things
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
 from reverie.statements import asserts, read, replaced, same_phrase, same_value
+from reverie.tool_output import agreeing, shares_field
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -105,16 +107,19 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) ->
     ("... an email summary", "... in US Pacific time")."""
     if kind != other_kind:
         return False
-    if same_value(statement, other):
+    if same_value(statement, other) or agreeing(read(statement).fields, read(other).fields):
         return True
     return kind == "preference" and scope.startswith("personal:") and same_phrase(statement, other)
 
 
 def apart(a: str, b: str, overlap: float) -> bool:
-    """Never the same note: they contradict, name different things, or one corrects the other."""
+    """Never the same note: they contradict, name different things (or, both a tool's output, print
+    no field in common), or one corrects the other."""
     first, second = read(a), read(b)
     if different_things(first, second) or conflict_between(first, second) is not None:
         return True
+    if first.fields and second.fields and not shares_field(first.fields, second.fields):
+        return True  # two tools' outputs of different fields state different facts
     return corrects(a, b, overlap) or corrects(b, a, overlap)
 
 

@@ -21,6 +21,7 @@ reason). Rivals share one ``slot`` id, which every note the run writes gets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -191,6 +192,7 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
         current = views[note.note_id].note if note.note_id in views else note  # as this run left it so far
         theirs = index.slot_vector(note.note_id)
         pool[note.note_id] = (current, sim, float(theirs @ mine) if theirs is not None and mine is not None else sim)
+    _add_value_rivals(change.note, vector, mine, pool, views, run, index)
     earlier = run.earlier(position) if position is not None else run.against(vector, mine)
     for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
@@ -199,6 +201,44 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
         met = {rival.note_id for rival, _ in found}
         found += [(t, why) for t, why in _confirmed(change.note, pool, views, index, settings) if t.note_id not in met]
     return found
+
+
+def _add_value_rivals(note: Note, vector: np.ndarray, mine: np.ndarray | None, pool: dict[str, tuple[Note, float, float]],
+                      views: dict[str, Change], run: _RunVectors, index: NoteIndex) -> None:
+    """Notes of the readable scopes that state a value the note's correction rejects for the same unit
+    ("not 12" of partitions): found by the value, however far the embedding puts them (a tool's output
+    and a sentence about it are worded apart)."""
+    phrases = replaced(note.statement)
+    rejected = read(note.statement).rejected_values if phrases else {}
+    named = [p for p in phrases if _VALUE_LIKE.search(p)]
+    if not rejected and not named:
+        return
+    scopes = set(_readable(index, note))
+    for other in index.notes:
+        if other.note_id in pool or other.note_id in run.position or other.scope not in scopes or not live_claim(other):
+            continue
+        if not (_states_rejected(rejected, read(other.statement).values) or _states_verbatim(named, other.statement)):
+            continue
+        theirs, slot = index.vector(other.note_id), index.slot_vector(other.note_id)
+        if theirs is None:
+            continue
+        sim = float(theirs @ vector)
+        current = views[other.note_id].note if other.note_id in views else other
+        pool[other.note_id] = (current, sim, float(slot @ mine) if slot is not None and mine is not None else sim)
+
+
+#: A replaced phrase that names a value rather than a kind of thing: a number, an inner hyphen, dot,
+#: underscore or "://" ("X-Small", "s3://raw-eu", "v2.3"), or a capitalised word after its first letter.
+_VALUE_LIKE = re.compile(r"\d|\w[-_.]\w|://|\b\w+[A-Z]")
+
+
+def _states_verbatim(phrases: Sequence[str], statement: str) -> bool:
+    lowered = statement.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(p.lower())}(?![\w-])", lowered) for p in phrases)
+
+
+def _states_rejected(rejected: Mapping[str, frozenset[float]], values: Mapping[str, frozenset[float]]) -> bool:
+    return any(rejected[unit] & values.get(unit, frozenset()) for unit in rejected)
 
 
 def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: dict[str, Change], index: NoteIndex,
@@ -233,6 +273,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
                agent_id: str) -> list[tuple[Note, Rivalry]]:
     phrases = replaced(note.statement)
     mine = claim(note.statement)
+    said = read(note.statement)  # with what it rejects
     explicit = is_correction(note)
     found = []
     for rival_id, (rival, sim, slot_sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
@@ -241,7 +282,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         theirs = claim(rival.statement)
         if different_things(mine, theirs):
             continue
-        if phrases and sim >= settings.correction_similarity and _states_replaced(rival, phrases, settings):
+        if phrases and _near_enough(sim, said, theirs, phrases, rival, settings) and _states_replaced(rival, phrases, settings):
             found.append((rival, Rivalry("correction", f"it states what {note.note_id} replaces", correction=True)))
             continue
         if not writable(rival.scope, agent_id):
@@ -249,9 +290,21 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit)
         if conflict is None:
             continue
-        if _same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings):
+        if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
+                or _one_field(note, rival, sim, conflict.kind, settings)):
             found.append((rival, Rivalry(conflict.kind, conflict.detail, correction=explicit)))
     return found
+
+
+def _near_enough(sim: float, said: Reading, theirs: Reading, phrases: Sequence[str], rival: Note,
+                 settings: ConsolidationSettings) -> bool:
+    """A correction's target: near from ``correction_similarity``, or from ``correction_value_similarity``
+    where it states a value the correction rejects: for the same unit, or a named value word for word."""
+    if sim >= settings.correction_similarity:
+        return True
+    return sim >= settings.correction_value_similarity and (
+        _states_rejected(said.rejected_values, theirs.values)
+        or _states_verbatim([p for p in phrases if _VALUE_LIKE.search(p)], rival.statement))
 
 
 def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
@@ -266,10 +319,17 @@ def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
     return None
 
 
+def _one_field(note: Note, rival: Note, sim: float, kind: str, settings: ConsolidationSettings) -> bool:
+    """Two tools' outputs of one scope printing one field with two values ("size: X-Small" / a table's
+    size column "Medium") read one slot from the lower correction bar: their shapes differ more than
+    their subject (a describe, a query, a state dump)."""
+    return kind == "field" and note.scope == rival.scope and sim >= settings.correction_similarity
+
+
 def _disputes(note: Note, rival: Note, sim: float, kind: str, explicit: bool, settings: ConsolidationSettings) -> bool:
     """An explicit correction ("No, it is 45 minutes", a ``feedback`` event) that states another value
     than a note of the module it was said in disputes that note, from the lower correction bar."""
-    return (explicit and kind in ("value", "setting") and sim >= settings.correction_similarity
+    return (explicit and kind in ("value", "setting", "field") and sim >= settings.correction_similarity
             and note.project is not None and rival.scope == f"module:{note.project}/{note.module}")
 
 
@@ -309,6 +369,8 @@ def _apply(views: dict[str, Change], note_id: str, rival: Note, rivalry: Rivalry
         update: dict[str, object] = {"supersedes": [*new.supersedes, rival.note_id], "slot": slot}
         if change.new and _joins_module(new, rival):
             update["scope"] = rival.scope  # the module's agents keep one (corrected) note
+        if rivalry.correction and rival.type == "preference" and new.type == "constraint" and new.scope == rival.scope:
+            update["type"] = "preference"  # a correction of someone's preference is their preference now
         views[note_id] = _with(change, update, f"supersedes {rival.note_id} ({rivalry.kind})")
     elif decision == "supersede_new":
         views[note_id] = _superseded(new, rival, rivalry, now, change, slot)

@@ -5,7 +5,8 @@ names its *stale phrases* (:mod:`reverie.restatements`). The log of the project 
 evidence — the owner's turns only for a personal note — is searched for turns that assert one of them
 (the store matches whole tokens; the main clause is checked here), and a turn whose embedding is at
 least ``restatement_similarity`` from the overturned claim (the correction, when there was no note)
-is one more piece of its evidence: the loser cites it, or a new superseded note — the log's own
+is one more piece of its evidence (a module note's only where the turn was said in a session of
+its module or names it): the loser cites it, or a new superseded note — the log's own
 statement of the replaced claim — is written beside the correction. The raw-turn layer withholds the
 evidence of superseded notes, so an overturned claim does not come back in the words of a turn
 extraction never kept.
@@ -95,9 +96,19 @@ def restatements(claim: Overturned, candidates: Sequence[Event], vectors: np.nda
     for event, vector in zip(candidates, vectors, strict=True):
         if is_cited(known, event) or not restates(event.text, claim.phrases, settings.correction_overlap):
             continue
+        if not _of_its_module(claim.reference, event):
+            continue
         if float(np.dot(vector, reference)) >= settings.restatement_similarity:
             kept.append(event)
     return kept
+
+
+def _of_its_module(note: Note, event: Event) -> bool:
+    """A module note's restatement was said in a session of its module, or names the module: "X-Small"
+    said of another module's warehouse restates nothing this module's note said."""
+    if not note.scope.startswith("module:") or not note.module or not event.module or event.module == note.module:
+        return True
+    return note.module.lower() in event.text.lower()
 
 
 def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vectors: dict[tuple[str, str], np.ndarray],

@@ -32,7 +32,7 @@ from reverie.records import Note
 from reverie.statements import read
 
 _SPACE = re.compile(r"[^a-z0-9]+")
-_VALUE_KINDS = frozenset({"value", "setting"})
+_VALUE_KINDS = frozenset({"value", "setting", "field"})
 
 
 def subject_key(subject: str) -> str:

@@ -11,7 +11,10 @@ whether they contradict, and how (statements naming different things by number â
   what the other explicitly rejects ("2 decimals, not 4");
 - ``choice``: one chooses what the other rejects ("tables, not prose" / "prose instead of tables");
 - ``option``: different members of a known set of exclusive options (tabs / spaces, JSON / YAML);
-- ``setting``: the same ``key=value`` setting with another value.
+- ``setting``: the same ``key=value`` setting with another value;
+- ``field``: the same field of a tool's output with another value (``size: Medium`` /
+  ``warehouse_size = "X-Small"``: :mod:`reverie.tool_output`).
+Two tool outputs whose identity fields differ (``name``, ``topic`` ...) are about different things.
 
 Measured on SICK (CONTRADICTION against the rest) in ``bench/conflicts.py``; see BENCHMARKS.md.
 """
@@ -22,8 +25,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read
+from reverie.tool_output import IDENTITY_KEYS, same_key
 
-ConflictKind = Literal["polarity", "value", "choice", "option", "setting"]
+ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
 
 
 @dataclass(frozen=True)
@@ -35,14 +39,16 @@ class Conflict:
 def different_things(a: Reading, b: Reading) -> bool:
     """Both name things by number and none in common ("pool 1" / "pool 2"): other slots, no merge.
     ("db 5433" beside "-p 5433 db 5433" names the same thing twice, not another one.)"""
-    return bool(a.identifiers) and bool(b.identifiers) and not a.identifiers & b.identifiers
+    if a.identifiers and b.identifiers and not a.identifiers & b.identifiers:
+        return True
+    return any(a.fields[key] != b.fields[key] for key in IDENTITY_KEYS & a.fields.keys() & b.fields.keys())
 
 
 def conflict_between(a: Reading, b: Reading) -> Conflict | None:
     """The first contradiction found between two readings of the same slot, or None."""
     if different_things(a, b):
         return None
-    for check in (_value, _setting, _choice, _option, _polarity):
+    for check in (_value, _setting, _field, _choice, _option, _polarity):
         found = check(a, b)
         if found is not None:
             return found
@@ -99,4 +105,14 @@ def _setting(a: Reading, b: Reading) -> Conflict | None:
     for key in sorted(set(a.settings) & set(b.settings)):
         if a.settings[key] != b.settings[key]:
             return Conflict("setting", f"setting {key!r} has different values")
+    return None
+
+
+def _field(a: Reading, b: Reading) -> Conflict | None:
+    for key, value in sorted(a.fields.items()):
+        if key in IDENTITY_KEYS:
+            continue
+        for other_key, other_value in b.fields.items():
+            if same_key(key, other_key) and value != other_value:
+                return Conflict("field", f"the tool output's {key!r} has another value")
     return None

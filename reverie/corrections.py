@@ -26,8 +26,8 @@ from reverie.lapses import NOT_A_RIVAL, lapses
 
 _I = re.IGNORECASE
 #: A colon or a dot between digits ends no clause: "9:30", "16:9" and "3.11" are one value.
-_COLON = r"(?<!\d):|:(?!\d)"
-_STOP = rf"[;!?()\u2014\u2013]|{_COLON}|(?<!\d),|,(?!\d)|\.(?!\d)|\s-\s"  # a clause ends here ("5,000" ends none)
+_COLON = r"(?<!\d):(?!//)|:(?!\d|//)"  # nor does a URL's "://" (s3://bucket)
+_STOP = rf"[;!?()\u2014\u2013]|{_COLON}|(?<!\d),|,(?!\d)|\.(?!\w)|\s-\s"  # a clause ends here ("5,000" ends none)
 _START = rf"(?:^|(?:[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d))\s*|\b(?:and|but|so|because|since|now\s+that)\s+)"
 #: The most characters an old value may take: a bound keeps every lazy scan for its end short, so a
 #: long text without punctuation reads in linear time (the longest gold old value is 36 characters).
@@ -40,8 +40,8 @@ _AFTER = (r"in\s+favou?r\s+of|for|with|by|to|into|since|last|this|because|as|lik
 _END = rf"(?=\s*(?:$|{_STOP})|\s+(?:{_AFTER})\b)"
 _OLD = (rf"(?!(?:{_AFTER}|in|on|at|yesterday|today|early|recently|again|long\s+ago"
         r"|a\s+(?:long\s+time|while|few|couple|year|month|week|day))\b)"
-        rf"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d)){{1,{_MOST}}}?)")
-_SUBJECT = rf"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)[.:](?=\d)){{1,{_MOST}}}?)"
+        rf"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d)|(?<=\w)\.(?=\w)){{1,{_MOST}}}?)")
+_SUBJECT = rf"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)[.:](?=\d)|:(?=//)){{1,{_MOST}}}?)"
 _NUMBER = (r"(?P<old>(?:\d|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|twelve\b|twenty\b"
            rf"|thirty\b|fifty\b|a\s+hundred\b)(?:[^,;.!?()]|(?<=\d)[.,](?=\d)){{0,{_MOST}}}?)")
 _SPAN = rf"[^,;.!?()]{{1,{_MOST}}}?"  # the words between two frame words ("to X from", "took over X from")
@@ -157,9 +157,17 @@ EARLIER = (
     _frame(rf"\bwhat\s+I\s+{_SAID}\s+(?:about|on|regarding)\s+{_OLD}\s+(?:no\s+longer\s+(?:applies|holds|stands)"
            r"|(?:is|was)\s+(?:wrong|outdated|incorrect|moot|void)|(?:doesn't|does\s+not)\s+apply)\b", needs="what"),
     _frame(rf"\bdisregard\s+{_OLD}{_END}", needs="disregard"),
+    _frame(rf"\b(?:scratch|strike|forget|ignore|disregard)\s+that\s+(?:about|regarding)\s+{_OLD}{_END}", needs="that"),
     _frame(rf"\b(?:forget|ignore|drop|scrap)\s+(?:the\s+)?{_OLD}\s+(?:I|you|we)\s+(?:{_SAID}|wanted)\b"),
     _frame(rf"\bchanged\s+(?:my|our|his|her|their)\s+minds?\s+(?:about|on)\s+{_OLD}{_END}", needs="mind"),
     _frame(rf"\bgone\s+are\s+the\s+days\s+(?:of|when)\s+{_OLD}{_END}", needs="days"),
+    # "the old 12 is gone", "our previous bucket was retired": the old value named as the old one
+    _frame(rf"\b(?:the|our|my|your|their)\s+(?:old|previous|former)\s+{_OLD}\s+(?:is|are|was|were|has\s+been"
+           r"|have\s+been)\s+(?:now\s+)?(?:gone|history|retired|obsolete|dead|over|out\s+of\s+date|no\s+more)\b",
+           needs="the"),
+    # "X isn't what I need anymore": the subject is what stopped being wanted
+    _frame(r"(?<!\s)\s+(?:is|are)(?:n't|\s+not)\s+what\s+(?:I|we)\s+(?:need|want|use|prefer|like)\s+(?:any\s*more"
+           r"|any\s+longer)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b", needs="what"),
     _frame(rf"\b(?:good)?bye(?:\s+bye)?,?\s+{_OLD},\s*hello\b", needs="hello"),
     _frame(rf"{_START}no\s+more\s+(?!(?:than|for|from|of|to)\b){_OLD}{_END}", needs="more"),
     _frame(rf"(?<!\s)\s+(?:is|are)\s+the\s+new\s+(?P<old>{_NAME}(?:\s+{_NAME})?)", refuse=_NOT_A_NAME, needs="new"),
@@ -239,7 +247,14 @@ def hits(text: str) -> tuple[Hit, ...]:
     found += [h for h in _matches(text, lowered, (*EARLIER, *REPAIRED)) if _asserted(text, h, hedged=False)]
     found += list(_matches(text, lowered, ANSWERED))
     found += [Hit(old, start, end) for old, start, end in lapses(text) if not _in_question(text, start)]
-    return tuple(found)
+    return tuple(h for h in found if not any(_narrower(other, h) for other in found))
+
+
+def _narrower(inner: Hit, outer: Hit) -> bool:
+    """A frame inside a wider one names the same old value more closely: "the old 12 is gone" inside
+    "it's 24 partitions now and the old 12 is gone" (a subject frame taking the whole clause)."""
+    return (inner is not outer and outer.start <= inner.start and inner.end <= outer.end
+            and (inner.start, inner.end) != (outer.start, outer.end) and inner.old in outer.old)
 
 
 def stands(text: str, at: int) -> bool:

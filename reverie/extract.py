@@ -34,6 +34,7 @@ from reverie.records import Candidate, Event, NoteType, Source
 from reverie.salience import CUES, Salience
 from reverie.settings import LLMSettings
 from reverie.statements import content_words, polarity, says_replacement, topic
+from reverie.tool_output import is_tool_output
 
 if TYPE_CHECKING:
     import httpx
@@ -112,8 +113,12 @@ def specificity_of(statement: str) -> str:
     return "low" if len(content_words(statement)) < 4 else "medium"
 
 
-def clean_statement(text: str, cue: re.Pattern[str] | None = None) -> str:
-    """The sentence that carries the cue, without lead-ins like 'Correction:' or 'Actually,'."""
+def clean_statement(text: str, cue: re.Pattern[str] | None = None, *, tool: bool = False) -> str:
+    """The sentence that carries the cue, without lead-ins like 'Correction:' or 'Actually,'. A tool's
+    output (``tool``: a command after a prompt, then what it printed) is kept whole with its lines, the
+    blanks within each line shortened: its fields are read line by line (``reverie.tool_output``)."""
+    if tool and is_tool_output(text.strip()):
+        return _tool_lines(text)
     sentences = [s for s in _SENTENCE.split(text.strip()) if s.strip()] or [text.strip()]
     chosen = next((s for s in sentences if cue is not None and cue.search(s)), sentences[0])
     if len(sentences) > 1 and len(chosen) < 60 and cue is None:
@@ -123,6 +128,12 @@ def clean_statement(text: str, cue: re.Pattern[str] | None = None) -> str:
     if chosen and chosen[0].islower():
         chosen = chosen[0].upper() + chosen[1:]
     return chosen
+
+
+def _tool_lines(text: str) -> str:
+    """Each non-blank line with runs of spaces cut to two (a column gap stays a gap), tabs to two."""
+    lines = [re.sub(r" {3,}", "  ", line.replace("\t", "  ")).strip() for line in text.strip().split("\n")]
+    return "\n".join(line for line in lines if line)[:MAX_STATEMENT_CHARS].strip()
 
 
 def _candidate(event: Event, statement: str, **fields: Any) -> Candidate:
@@ -188,7 +199,7 @@ class RuleExtractor:
         note_type = _rule_type(event, salience)
         if note_type is None:
             return None
-        statement = clean_statement(event.text, _cue_pattern(note_type, salience))
+        statement = clean_statement(event.text, _cue_pattern(note_type, salience), tool=event.role == "tool")
         if len(content_words(statement)) < _MIN_WORDS.get(event.role, 2):
             return None
         explicit = any(c.startswith("tag:") for c in salience.cues) or event.verified or event.kind == "feedback"

@@ -9,7 +9,8 @@ overturned claim, so they are withheld with it.
 
 A turn restates an overturned claim when it names one of the claim's *stale phrases* — what a
 correction says it replaces ("a table", "two reviewers"), or a value the loser states and the winner
-does not (the same kind of value: "90" against "20", "jobs-high" against "batch-low") — in its own
+does not (the same kind of value: "90" against "20", "jobs-high" against "batch-low"; a field of a tool's
+output that a later output prints otherwise: "X-Small" of ``size: X-Small``) — in its own
 main clause (not as what it rejects), and its meaning is near the claim (checked by the caller, on
 embeddings). Everything here is a pure function of the text.
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from reverie.statements import asserts, replaced, stated_values, without_replacements
+from reverie.statements import asserts, read, replaced, stated_values, without_replacements
+from reverie.tool_output import IDENTITY_KEYS, same_key
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
 MAX_PHRASE_WORDS = 6
@@ -53,7 +55,17 @@ def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
             gone = old - new
             found += sorted(gone) if len(gone) == 1 and new - old else []
             break
+    found += changed_fields(read(loser).fields, read(winner).fields)
     return _not_claimed(found, winner, share)
+
+
+def changed_fields(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """The value a tool printed for a field that a later output prints another value for ("x-small" of
+    ``size: X-Small`` against ``warehouse_size = "Medium"``), identity fields aside; as for numbers,
+    with two fields changed which one was replaced is unknown, so neither is taken."""
+    gone = {value for key, value in old.items() if key not in IDENTITY_KEYS
+            and any(same_key(key, other) and other_value != value for other, other_value in new.items())}
+    return sorted(gone) if len(gone) == 1 and all(len(tokens(v)) <= MAX_PHRASE_WORDS for v in gone) else []
 
 
 def corrected_phrases(correction: str, share: float) -> list[str]:

@@ -107,6 +107,9 @@ class ConsolidationSettings(Section):
     slot_similarity: float = 0.55
     value_duplicate_similarity: float = 0.45
     correction_similarity: float = 0.35
+    # a correction that rejects a value a note states for the same unit ("24 partitions, not 12" against
+    # "PartitionCount: 12") finds that note from this lower bar: the shared value is the lexical evidence
+    correction_value_similarity: float = 0.25
     correction_overlap: float = 0.6
     # a turn that names what a run overturned, at least this near the overturned claim, is its evidence
     restatement_similarity: float = 0.4

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from reverie import corrections
+from reverie import corrections, tool_output
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
 _CONTRAST = re.compile(
@@ -115,6 +115,8 @@ class Reading:
     settings: dict[str, str] = field(default_factory=dict)
     picks: dict[int, frozenset[str]] = field(default_factory=dict)
     identifiers: frozenset[str] = frozenset()
+    fields: dict[str, str] = field(default_factory=dict)
+    """What a tool's output states, ``key -> value`` (:func:`reverie.tool_output.fields`)."""
 
 
 def normalise(text: str) -> str:
@@ -196,12 +198,14 @@ def read(text: str) -> Reading:
     """What ``text`` asserts (cached: the same statement is read many times in one run)."""
     main, contrasts = split_contrast(text)
     values = _values(main)
+    stated = tool_output.fields(text)
+    _add_counts(values, stated)
     rejected_values: dict[str, set[float]] = {}
     for part in contrasts:
         for unit, found in _values(part, default_unit=_last_unit(values)).items():
             rejected_values.setdefault(unit, set()).update(found)
     return Reading(
-        polarity=polarity(text),
+        polarity=1 if tool_output.is_tool_output(text) else polarity(text),  # a tool prints, it negates nothing
         values={u: frozenset(v) for u, v in values.items()},
         rejected_values={u: frozenset(v) for u, v in rejected_values.items()},
         chosen=frozenset(content_words(main)),
@@ -209,7 +213,16 @@ def read(text: str) -> Reading:
         settings=_settings(main),
         picks=options(frozenset(lemma(w) for w in words(main))),
         identifiers=identifiers(text),
+        fields=stated,
     )
+
+
+def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
+    """A tool's count of a noun (``PartitionCount: 24``) is that noun's value, as "24 partitions" is."""
+    for key, value in stated.items():
+        noun = tool_output.counted_noun(key)
+        if noun and re.fullmatch(r"\d+(?:\.\d+)?", value):
+            values.setdefault(lemma(noun), set()).add(float(value))
 
 
 def identifiers(text: str) -> frozenset[str]:
@@ -217,21 +230,26 @@ def identifiers(text: str) -> frozenset[str]:
 
     A number right after a noun names it, unless the noun is a setting ("port", "Python"), a
     quantifier ("top", "at least") or a unit, or an explicit unit follows ("2 hours"). Only explicit
-    units count here: "migration 27 passes" names migration 27, it does not count 27 passes.
+    units count here: "migration 27 passes" names migration 27, it does not count 27 passes. The
+    noun and its number stand on one line with only blanks, ``#`` or ``-`` between them: a count a
+    tool prints under ``grep -c 'Partition:'`` names no partition.
     """
-    tokens = words(text)
+    folded = unicodedata.normalize("NFKC", text).lower()
     found = set()
-    for index in range(1, len(tokens)):
-        token, before = tokens[index], tokens[index - 1]
-        after = tokens[index + 1] if index + 1 < len(tokens) else None
-        if not token.isdigit() or not before.isalpha() or before in STOPWORDS or before in VERBS or before in NEGATORS:
+    for match in _NAMED_NUMBER.finditer(folded):
+        before, token = match.group("noun"), match.group("number")
+        if before in STOPWORDS or before in VERBS or before in NEGATORS:
             continue
         if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
             continue
-        if _explicit_unit(before) or _explicit_unit(after):
+        following = words(folded[match.end():match.end() + 40])
+        if _explicit_unit(before) or _explicit_unit(following[0] if following else None):
             continue
         found.add(f"{lemma(before)} {int(token)}")
     return frozenset(found)
+
+
+_NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]+)(?:[ \t]+#?[ \t]*|#|[ \t]*-[ \t]*)(?P<number>\d+)(?![\w])")
 
 
 def _explicit_unit(word: str | None) -> bool:
@@ -329,10 +347,12 @@ _LEADING = frozenset({"the", "a", "an", "my", "your", "our", "its", "their", "hi
                       "old", "previous", "former", "earlier"})
 _TRAILING = frozenset({"anymore", "any", "more", "now", "before", "earlier", "previously", "either", "though",
                        "please", "too", "yet"})
-#: Where a phrase stops naming the old value: "X as I wrote", "X like before", "X but Y", "X we now use Y".
+#: Where a phrase stops naming the old value: "X as I wrote", "X like before", "X but Y", "X we now use Y",
+#: "X from now on".
 _PHRASE_TAIL = re.compile(
     r"\s+(?:(?:as|like)\s+(?:i|you|we|they|he|she|it|the\s+\w+|before|previously|earlier|originally|planned|stated"
-    r"|said)\b|but\s|by\s+mistake\b|(?:i|we|you|they|he|she)\s).*$",
+    r"|said)\b|but\s|by\s+mistake\b|(?:i|we|you|they|he|she)\s"
+    r"|(?:from\s+(?:now|here|today)\s+on|going\s+forward|these\s+days|for\s+good)\b).*$",
     re.IGNORECASE | re.DOTALL,
 )
 
@@ -359,10 +379,16 @@ def _rejections(text: str) -> list[tuple[str, int]]:
     return found
 
 
+#: Words that point at the old value without being it: "anything that says X", "turns out X".
+_POINTER = re.compile(r"^(?:(?:anything|everything|whatever|whoever|any\s+\w+|all|what)\s+(?:that\s+|which\s+)?"
+                      r"(?:says?|said|mentions?|mentioned|claims?|claimed|states?|stated|shows?|lists?|listed)\s+"
+                      r"|turns?\s+out\s+(?:that\s+)?|turned\s+out\s+(?:that\s+)?)", re.IGNORECASE)
+
+
 def _clean(phrase: str) -> str:
     """The old value alone: no determiners, frame words or trailing clause; "" when nothing names a
     thing (a pronoun, a bare verb)."""
-    tokens = _PHRASE_TAIL.sub("", " " + phrase.strip()).split()
+    tokens = _PHRASE_TAIL.sub("", " " + _POINTER.sub("", phrase.strip())).split()
     while tokens and tokens[0].lower() in _LEADING:
         tokens = tokens[1:]
     while tokens and tokens[-1].lower().strip(".") in _TRAILING:
@@ -486,3 +512,4 @@ def same_phrase(a: str, b: str) -> bool:
 
     ends = {last(a), last(b)} - {None}
     return any(end in phrases(a) and end in phrases(b) for end in ends)
+

@@ -361,3 +361,79 @@ def test_an_explicit_correction_naming_another_value_than_a_verified_note_of_its
     notes = {c.note.note_id: c.note for c in changes}
     [new] = [n for i, n in notes.items() if i != "n-fact"]
     assert new.type == "open_question" and notes["n-fact"].contested
+
+
+# --- tool outputs and the corrections that reject their values --------------------------------------
+_DESCRIBED = "$ dbctl describe ledger-db\ninstance_class: db.r6g.large\nstorage: gp3"
+_TABLED = ("> SELECT name, instance_class FROM instances WHERE name = 'ledger-db';\n"
+           "name | instance_class\nledger-db | db.r6g.xlarge\n(1 row)")
+
+
+def test_a_later_tool_output_of_one_field_supersedes_the_older_one() -> None:
+    """Two tools print the ledger db's instance class, days apart: one field, two values, so the later
+    verified reading wins; dedupe never merges them however alike their shapes are."""
+    old = _module_note("n-old", _DESCRIBED, days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    check = Member(_cand(_TABLED, "e9", source="tool", verified=True, kind="verified_fact").model_copy(
+        update={"scope": "module:atlas/ledger"}), _vec(SETTINGS.slot_similarity + 0.02))
+    notes = _run([check], index)
+    [new] = [n for n in notes.values() if n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+    assert new.status == "active" and new.statement == _TABLED
+
+
+@pytest.mark.parametrize(("statement", "questioned"), [
+    ("That output is stale: the ledger queue has 16 consumers, not 8.", True),
+    ("That output is stale: the ledger queue has 16 consumers, not 4.", False),
+])
+def test_a_correction_rejecting_a_value_a_tool_printed_finds_it_from_the_lower_bar(statement: str, questioned: bool) -> None:
+    """Prose and a tool's output are worded apart (cosine under ``correction_similarity``); rejecting
+    the very count the tool printed ties them, and an unverified claim against a verified fact becomes
+    an open question beside it. Rejecting a count nobody printed ties nothing."""
+    fact = _module_note("n-fact", "$ rabbitmqctl describe_queue ledger\nQueue: ledger  ConsumerCount: 8", days=5,
+                        verified=True)
+    filler = [_module_note(f"n-{i}", f"Ledger note number {i} about something else.", days=5) for i in range(25)]
+    vectors = [_vec(SETTINGS.correction_value_similarity + 0.02)] + [_vec(0.9, other=2 + i % 6) for i in range(25)]
+    index = NoteIndex([fact, *filler], np.stack(vectors))
+    notes = _run([_correction(statement, "e9", _vec(1.0))], index)
+    [claim] = [n for n in notes.values() if n.statement == statement]
+    assert (claim.type == "open_question" and claim.conflicts_with == ["n-fact"]) is questioned
+    assert ("n-fact" in notes and notes["n-fact"].contested) is questioned
+    assert "n-fact" not in notes or notes["n-fact"].status == "active"
+
+
+def test_a_claim_rejecting_a_named_value_a_tool_printed_is_an_open_question_beside_it() -> None:
+    """"Large, not X-Small" against a table whose row reads X-Small: the named value, word for word, ties
+    the claim to the verified output from the lower bar; a value the table does not print ties nothing."""
+    table = ("> SHOW WAREHOUSES LIKE 'ledger_wh';\nname | state | size\nledger_wh | SUSPENDED | X-Small\n1 row")
+    fact = _module_note("n-fact", table, days=5, verified=True)
+    filler = [_module_note(f"n-{i}", f"Ledger note number {i} about something else.", days=5) for i in range(25)]
+    index = NoteIndex([fact, *filler], np.stack([_vec(SETTINGS.correction_value_similarity + 0.02)]
+                                                + [_vec(0.9, other=2 + i % 6) for i in range(25)]))
+    notes = _run([_correction("Nah, the ledger warehouse is Large, not X-Small.", "e9", _vec(1.0))], index)
+    [claim] = [n for n in notes.values() if n.statement.startswith("Nah")]
+    assert claim.type == "open_question" and claim.conflicts_with == ["n-fact"] and notes["n-fact"].contested
+    notes = _run([_correction("Nah, the ledger warehouse is Large, not X-Large.", "e9", _vec(1.0))], index)
+    assert "n-fact" not in notes
+
+
+def test_a_correction_of_a_persons_preference_is_their_preference() -> None:
+    """Typed a constraint by its correction cue, it takes the type of what it supersedes: one slot of a
+    person's tastes keeps one type, so its later restatements merge with it."""
+    old = _note("n-pref", "Put my follow-ups in a Jira ticket.", days=5).model_copy(update={"type": "preference"})
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    notes = _run([_correction("A Jira ticket is retired for follow-ups, use the team wiki.", "e9", _vec(0.6))], index)
+    [new] = [n for n in notes.values() if n.note_id != "n-pref"]
+    assert notes["n-pref"].superseded_by == new.note_id and new.type == "preference"
+
+
+@pytest.mark.parametrize(("second", "groups"), [
+    ("$ dbctl get ledger-db\ninstance_class: db.r6g.large", 1),           # the same field, the same value
+    ("$ grep backup_bucket deploy/ledger.yaml\nbackup_bucket: s3://ledger-bk", 2),  # another field: another fact
+])
+def test_tool_outputs_merge_on_a_field_they_share_and_never_across_fields(second: str, groups: int) -> None:
+    """Two tools' outputs alike in shape (both near the duplicate bar) are one note only when they print
+    one field with one value; outputs of different fields state different facts."""
+    near = _vec(SETTINGS.duplicate_similarity + 0.05)
+    members = [Member(_fact(_DESCRIBED, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups

@@ -30,6 +30,11 @@ from test_consolidation_memory import Fleet
     ("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.", []),  # no frame, no value: nothing to look for
     # two old values, one replaced: which one is unknown, so neither (the 14 days still hold)
     ("Backups run at 02:00 UTC and keep 14 days of history.", "Backups run at 04:00 UTC now.", []),
+    # a tool's field printed otherwise later: its old value, when it is the one field that changed
+    ('$ terraform state show db | grep class\ninstance_class = "db.t3.small"',
+     "$ dbctl describe db\ninstance_class: db.m7g.large", ["db.t3.small"]),
+    ("$ dbctl describe db\ninstance_class: db.t3.small\nstatus: stopped",
+     "$ dbctl describe db\ninstance_class: db.m7g.large\nstatus: available", []),
 ])
 def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
     assert stale_phrases(loser, winner, 0.6) == phrases
@@ -133,3 +138,35 @@ def test_the_store_finds_the_turns_that_name_a_phrase_by_whole_tokens(tmp_path: 
         where_mentions("text", [["90%'; drop"]])
     assert where_mentions("text", [["run", "at", "02"], ["90"]]) == (
         "((lower(text) LIKE '%02%' AND lower(text) LIKE '%at%' AND lower(text) LIKE '%run%') OR (lower(text) LIKE '%90%'))")
+
+
+def test_a_module_notes_restatement_is_said_in_its_module_or_names_it(minilm: Embedder) -> None:
+    """"X-Small" said of another module's warehouse restates nothing the ledger's note said; said in a
+    ledger session, or naming the ledger, it does."""
+    at = datetime(2026, 3, 2, tzinfo=UTC)
+    old = "$ snow warehouse describe ledger_wh\nsize: X-Small\nstate: STARTED"
+    note = Note(note_id="n-old", type="verified_fact", subject="ledger", statement=old, scope="module:atlas/ledger",
+                project="atlas", module="ledger", evidence=["e1"], created_at=at, updated_at=at)
+    said = [("billing", "Confirmed billing runs on a X-Small warehouse."),
+            ("ledger", "Confirmed it runs on a X-Small warehouse."),
+            ("billing", "Confirmed ledger runs on a X-Small warehouse.")]
+    turns = [Event(event_id=f"e{i + 5}", agent_id="a1", session_id="s", project="atlas", module=module, ts=at,
+                   role="user", text=text, ingested_at=at) for i, (module, text) in enumerate(said)]
+    vectors = minilm.embed([t for _, t in said] + [old])
+    claim = Overturned(note, ["x-small"], at, frozenset(), loser=True)
+    found = restatements(claim, turns, vectors[:3], vectors[3], ConsolidationSettings(restatement_similarity=0.0))
+    assert [e.event_id for e in found] == ["e6", "e7"]
+
+
+def test_a_personal_notes_restatement_may_be_said_in_any_module(minilm: Embedder) -> None:
+    """A person's taste is theirs whichever module's session they said it in."""
+    at = datetime(2026, 3, 2, tzinfo=UTC)
+    old = "Please write my status reports as a table."
+    note = Note(note_id="n-old", type="preference", subject="reports", statement=old, scope="personal:a1",
+                owner_agent="a1", project="atlas", module="ledger", evidence=["e1"], created_at=at, updated_at=at)
+    said = "Format the weekly status as a table, please."
+    turn = Event(event_id="e5", agent_id="a1", session_id="s", project="atlas", module="billing", ts=at, role="user",
+                 text=said, ingested_at=at)
+    vectors = minilm.embed([said, old])
+    claim = Overturned(note, ["table"], at, frozenset(), loser=True)
+    assert restatements(claim, [turn], vectors[:1], vectors[1], ConsolidationSettings()) == [turn]

@@ -134,3 +134,23 @@ def test_the_new_claim_keeps_the_role_the_old_value_filled() -> None:
     assert "Jest" not in claim and "our test runner" in claim and "Vitest is" in claim
     assert without_replacements("Use the streaming exporter instead of the batch job.").strip(" .") == (
         "Use the streaming exporter")
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("The exports moved; the old 12 is gone and the topic has 36 partitions.", "12"),
+    ("Rust with no unsafe isn't what I need anymore; Go, please.", "Rust with no unsafe"),
+    ("Strike that about the nightly job: it runs hourly now.", "nightly job"),
+    ("The bucket moved; anything that says gs://raw-eu is out of date.", "gs://raw-eu"),
+    ("We moved off https://old.example.org/feed for the importer.", "https://old.example.org/feed"),
+    ("Show me Go rather than Rust with no unsafe from now on.", "Rust with no unsafe"),
+])
+def test_the_old_one_pointers_and_urls_name_the_old_value(text: str, phrase: str) -> None:
+    """"The old X", "X isn't what I need anymore", "scratch that about X", a pointer ("anything that
+    says X") that is not part of X, a URL whose "://" ends no clause, and "from now on" after X."""
+    assert replaced(text) == [phrase] and says_replacement(text)
+
+
+def test_a_frame_inside_a_wider_one_names_the_old_value_alone() -> None:
+    """"The old 12 is gone" inside a clause a subject frame takes whole: the new claim keeps 36."""
+    text = "The topic was repartitioned, it's 36 partitions now and the old 12 is gone."
+    assert replaced(text) == ["12"] and "36 partitions" in without_replacements(text)

@@ -1,0 +1,141 @@
+"""Reading what a tool printed: the fields a command's output states, as ``key -> value``.
+
+Prose is read by :mod:`reverie.statements`; a tool's output states its facts in lines instead —
+``size: Medium``, ``warehouse_size = "X-Small"``, ``PartitionCount: 24`` between tabs, a table's
+header over its one row (``name | state | size`` over ``wh | SUSPENDED | Medium``), a bare count
+under ``grep -c 'Partition:'``, or the one value a command prints for the name it was asked
+(``terraform output -raw landing_uri`` then ``s3://…``). Only text that keeps its lines is read
+this way (a tool event's note keeps them: ``reverie.extract.clean_statement``); a flattened line of
+prose yields no field.
+
+Keys are canonical (``PartitionCount`` and ``partition_count`` read ``partition count``), values
+lower case without quotes or a trailing slash. :func:`same_key` lets ``size`` name the same field
+as ``warehouse size``; :data:`IDENTITY_KEYS` name *which* thing a record is about, so two records
+whose names differ are about different things. Pure functions of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PROMPT = re.compile(r"^\s*(?:\$|>|PS>|#)\s+\S")
+_CELL_SPLIT = re.compile(r"\t+|\s{2,}")
+_PAIR = re.compile(r"^(?P<key>[A-Za-z][\w.\- ]{0,40}?)\s*(?::(?!//)|=)\s*(?P<value>\S.*?)\s*[,;]?$")
+_INLINE = re.compile(r"(?<![\w.-])(?P<key>[A-Za-z][\w.-]*)=(?P<quote>[\"']?)(?P<value>[^\s\"',;]+)(?P=quote)")
+_COUNT = re.compile(r"\bgrep\s+(?:-\w*c\w*|--count)\s+(?P<q>[\"']?)(?P<pattern>[^\"'|]+?)(?P=q)(?:\s|$)")
+_LAST_NAME = re.compile(r"(?<![\w/.-])(?P<name>[A-Za-z][\w-]*[_.][\w.-]*\w)\s*$")
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEPARATOR_ROW = re.compile(r"^[\s|+:=-]+$")
+#: Fields that name which thing a record is about: two records naming different ones are apart.
+IDENTITY_KEYS = frozenset({"name", "topic", "id", "host", "hostname", "table", "bucket", "cluster", "database", "namespace",
+                           "service", "queue", "index", "repository", "repo"})
+
+
+def is_tool_output(text: str) -> bool:
+    """Text with lines, the first of them a command after a prompt (``$ cmd``, ``> SQL``)."""
+    lines = text.split("\n")
+    return len(lines) > 1 and bool(_PROMPT.match(lines[0]))
+
+
+def fields(text: str) -> dict[str, str]:
+    """The fields a tool's output states (empty for anything but tool output)."""
+    if not is_tool_output(text):
+        return {}
+    command, *lines = [line.rstrip() for line in text.split("\n")]
+    lines = [line for line in lines if line.strip()]
+    found: dict[str, str] = {}
+    found.update(_table(lines))
+    for line in lines:
+        found.update(_pairs(line))
+    found.update(_answer(command, lines, found))
+    return found
+
+
+def key_words(key: str) -> tuple[str, ...]:
+    """``PartitionCount`` / ``partition_count`` / ``partition-count`` -> ("partition", "count")."""
+    spaced = _CAMEL.sub(" ", key.strip())
+    return tuple(_singular(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+
+
+def same_key(a: str, b: str) -> bool:
+    """One key ends with the other: ``size`` and ``warehouse size`` name one field."""
+    first, second = a.split(), b.split()
+    shorter, longer = sorted((first, second), key=len)
+    return bool(shorter) and longer[len(longer) - len(shorter):] == shorter
+
+
+def agreeing(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Two outputs state one field with one value (``size: X-Small`` / ``warehouse_size = "X-Small"``)."""
+    return any(same_key(k, other) and v == b[other] for k, v in a.items() if k not in IDENTITY_KEYS for other in b)
+
+
+def shares_field(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Some field (identity fields aside) that both print, whatever its values."""
+    return any(same_key(k, other) for k in a if k not in IDENTITY_KEYS for other in b if other not in IDENTITY_KEYS)
+
+
+def counted_noun(key: str) -> str | None:
+    """``partition count`` -> ``partition``: a count of a noun, read as that noun's value."""
+    parts = key.split()
+    return parts[-2] if len(parts) >= 2 and parts[-1] in ("count", "num", "number") else None
+
+
+def _canonical_key(key: str) -> str:
+    return " ".join(key_words(key))
+
+
+def _canonical_value(value: str) -> str:
+    return value.strip().strip("\"'`").strip().rstrip("/").lower()
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _pairs(line: str) -> dict[str, str]:
+    """``key: value`` or ``key = value`` cells of a line (split at tabs or runs of spaces), and
+    ``key=value`` tokens anywhere in it."""
+    found: dict[str, str] = {}
+    if "|" not in line:
+        for cell in _CELL_SPLIT.split(line.strip()):
+            match = _PAIR.match(cell)
+            if match:
+                found[_canonical_key(match.group("key"))] = _canonical_value(match.group("value"))
+    for match in _INLINE.finditer(line):
+        found.setdefault(_canonical_key(match.group("key")), _canonical_value(match.group("value")))
+    return {k: v for k, v in found.items() if k and v}
+
+
+def _table(lines: list[str]) -> dict[str, str]:
+    """A ``|`` table's header over its one data row: each column's value."""
+    rows = [_cells(line) for line in lines if "|" in line and not _SEPARATOR_ROW.match(line)]
+    if len(rows) != 2 or len(rows[0]) != len(rows[1]) or len(rows[0]) < 2:
+        return {}
+    header, row = rows
+    if any(not re.fullmatch(r"[A-Za-z][\w .-]*", cell) for cell in header):
+        return {}
+    return {_canonical_key(k): _canonical_value(v) for k, v in zip(header, row, strict=True) if v}
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _answer(command: str, lines: list[str], found: dict[str, str]) -> dict[str, str]:
+    """The one value a command printed: a bare count under ``grep -c 'X'`` (``x count``), or the single
+    line printed for the dotted or underscored name the command ends with (``… -raw landing_uri``)."""
+    if len(lines) != 1 or found:
+        return {}
+    value = lines[0].strip()
+    count = _COUNT.search(command)
+    if count and _NUMBER.match(value):
+        return {f"{_canonical_key(count.group('pattern'))} count".strip(): value}
+    name = _LAST_NAME.search(command)
+    if name and " " not in value:
+        return {_canonical_key(name.group("name")): _canonical_value(value)}
+    return {}

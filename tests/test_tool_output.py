@@ -1,0 +1,94 @@
+"""Reading a tool's output: the fields it states, and the conflicts and identities they make.
+
+Outputs are written here in the shapes common tools print (a key-value describe, an HCL attribute,
+a SQL client's table, tab-separated describe output, a bare count, one value for a named output);
+none is a phrasebook's sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.conflicts import conflicting, different_things
+from reverie.extract import clean_statement
+from reverie.statements import identifiers, read
+from reverie.tool_output import agreeing, fields, is_tool_output, same_key
+
+DESCRIBE = "$ pgctl describe orders-db\nversion: 16\ninstance_class: db.r6g.large\nstatus: available"
+HCL = '$ terraform state show aws_db_instance.orders | grep instance_class\n    instance_class = "db.r6g.xlarge"'
+TABLE = ("> SELECT name, status, tier FROM clusters WHERE name = 'search-eu';\n"
+         "name | status | tier\nsearch-eu | RUNNING | gold\n(1 row)")
+TABS = "$ rabbitmqctl describe_queue jobs\nQueue: jobs\tConsumerCount: 8\tDurable: true"
+COUNT = "$ kubectl get pods -n search | grep -c 'Running'\n6"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (DESCRIBE, {"version": "16", "instance class": "db.r6g.large", "status": "available"}),
+    (HCL, {"instance class": "db.r6g.xlarge"}),
+    (TABLE, {"name": "search-eu", "status": "running", "tier": "gold"}),
+    (TABS, {"queue": "jobs", "consumer count": "8", "durable": "true"}),
+    (COUNT, {"running count": "6"}),
+    ("$ terraform output -raw orders_backup_bucket\ns3://orders-backup-eu/", {"order backup bucket": "s3://orders-backup-eu"}),
+])
+def test_the_fields_a_tool_prints(text: str, expected: dict[str, str]) -> None:
+    assert fields(text) == expected
+
+
+def test_prose_and_flattened_output_state_no_field() -> None:
+    assert not is_tool_output("The orders database runs on version: 16, says the runbook.")
+    assert fields("The orders database runs on version: 16, says the runbook.") == {}
+    assert fields(DESCRIBE.replace("\n", " ")) == {}
+    assert fields("$ make test\n") == {}
+
+
+def test_keys_match_by_their_last_words() -> None:
+    assert same_key("size", "warehouse size")
+    assert same_key("instance class", "instance class")
+    assert not same_key("size", "sizes limit")
+    assert not same_key("state", "instance class")
+
+
+def test_two_outputs_of_one_field_with_other_values_conflict() -> None:
+    found = conflicting(DESCRIBE, HCL)
+    assert found is not None and found.kind == "field"
+    assert conflicting(DESCRIBE, DESCRIBE.replace("available", "available")) is None
+    assert conflicting(HCL, HCL.replace("xlarge", "large")) is not None
+
+
+def test_a_count_a_tool_prints_is_the_nouns_value() -> None:
+    """``ConsumerCount: 8`` states what "8 consumers" states, so prose of another count conflicts."""
+    assert read(TABS).values.get("consumer") == frozenset({8.0})
+    found = conflicting("The jobs queue has 4 consumers.", TABS)
+    assert found is not None and found.kind == "value"
+    assert conflicting("The jobs queue has 8 consumers.", TABS) is None
+
+
+def test_a_count_under_grep_names_nothing() -> None:
+    """``grep -c 'Partition:'`` then ``24`` is a count of partitions, not a thing called partition 24."""
+    assert identifiers("$ kafka-topics --describe --topic t | grep -c 'Partition:'\n24") == frozenset()
+    assert identifiers("PR 311 and pool-2 and ticket #42") == {"pr 311", "pool 2", "ticket 42"}
+
+
+def test_records_of_other_things_are_apart() -> None:
+    other = TABLE.replace("search-eu", "search-us").replace("gold", "silver")
+    assert different_things(read(TABLE), read(other))
+    assert conflicting(TABLE, other) is None
+
+
+def test_a_tool_output_has_no_polarity() -> None:
+    """``warn_after: none`` prints a setting; it negates nothing a prose note says."""
+    assert read("$ yq .freshness sources.yml\nerror_after: 6 hours\nwarn_after: none").polarity == 1
+
+
+def test_a_tool_events_note_keeps_its_lines() -> None:
+    raw = "$ rabbitmqctl describe_queue jobs\nQueue: jobs\tConsumerCount: 8\tDurable:     true\n\n"
+    kept = clean_statement(raw, tool=True)
+    assert kept == "$ rabbitmqctl describe_queue jobs\nQueue: jobs  ConsumerCount: 8  Durable:  true"
+    assert fields(kept) == fields(raw)
+    assert "\n" not in clean_statement("Ok, the queue has 8 consumers.\nAnd it is durable.")
+
+
+def test_outputs_agree_on_one_field_with_one_value() -> None:
+    assert agreeing(fields(HCL), fields("$ dbctl get ledger\ninstance_class: db.r6g.xlarge"))
+    assert not agreeing(fields(HCL), fields(DESCRIBE))
+    assert not agreeing(fields(TABLE), fields(TABLE.replace("gold", "silver").replace("RUNNING", "STOPPED")))
