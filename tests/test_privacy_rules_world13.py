@@ -48,3 +48,19 @@ def test_a_session_cookie_is_a_credential(masker: Masker, text: str, masked: str
 ])
 def test_cookies_that_hold_no_session_stay(masker: Masker, text: str) -> None:
     assert not masker.mask(text).changed
+
+
+# ---- a URL's password written with "#" or "@" unencoded ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("REDIS_URL=redis://cache:Kolibri#north42@redis.internal:6379/0",
+     "REDIS_URL=redis://[SECRET:url_credentials]@redis.internal:6379/0"),
+    ("git clone https://jdoe:Mars@Venus77@git.corp.test/infra.git",
+     "git clone https://[SECRET:url_credentials]@git.corp.test/infra.git"),
+])
+def test_a_url_password_with_a_hash_or_an_at_sign(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+def test_a_fragment_after_a_port_is_no_password(masker: Masker) -> None:
+    assert not masker.mask("open https://docs.test:8443/#/guide@v2 for the guide").changed
