@@ -3,6 +3,9 @@ changed, one test per class, each with values made for the test (not the corpus'
 
 from __future__ import annotations
 
+import base64
+import json
+
 import pytest
 
 from reverie.privacy import Masker
@@ -64,3 +67,31 @@ def test_a_url_password_with_a_hash_or_an_at_sign(masker: Masker, text: str, mas
 
 def test_a_fragment_after_a_port_is_no_password(masker: Masker) -> None:
     assert not masker.mask("open https://docs.test:8443/#/guide@v2 for the guide").changed
+
+
+# ---- a Kubernetes Secret's base64 data, decoded ------------------------------------------------------
+
+def b64(value: str) -> str:
+    return base64.b64encode(value.encode()).decode()
+
+
+def test_a_secrets_base64_values_are_decoded_and_checked(masker: Masker) -> None:
+    url, user, key = (b64("mysql://shop:Quartz-88-lantern@db.shop.svc:3306/orders"), b64("shop"),
+                      b64("wJ7rT2xK9pL4mN6qB1vC3zD5fG8hY0aS2dE4gH6j"))
+    text = (f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: shop-env\ntype: Opaque\ndata:\n"
+            f"  DB_URL: {url}\n  DB_USER: {user}\n  AWS_SECRET_ACCESS_KEY: {key}\n")
+    out = masker.mask(text)
+    assert url not in out.text and key not in out.text and user in out.text
+    assert "DB_URL: [SECRET:url_credentials]" in out.text and "AWS_SECRET_ACCESS_KEY: [SECRET:aws_secret]" in out.text
+
+
+def test_a_secret_printed_as_json_is_decoded_too(masker: Masker) -> None:
+    token = b64("ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5q")
+    text = json.dumps({"apiVersion": "v1", "kind": "Secret", "data": {"GH_TOKEN": token, "owner": b64("ci-bot")}}, indent=2)
+    out = masker.mask(text)
+    assert '"GH_TOKEN": "[SECRET:github_token]"' in out.text and b64("ci-bot") in out.text
+
+
+def test_base64_outside_a_secret_stays(masker: Masker) -> None:
+    text = f"apiVersion: v1\nkind: ConfigMap\ndata:\n  SETTINGS: {b64('log_level=debug')}\n"
+    assert not masker.mask(text).changed
