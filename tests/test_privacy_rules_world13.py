@@ -95,3 +95,31 @@ def test_a_secret_printed_as_json_is_decoded_too(masker: Masker) -> None:
 def test_base64_outside_a_secret_stays(masker: Masker) -> None:
     text = f"apiVersion: v1\nkind: ConfigMap\ndata:\n  SETTINGS: {b64('log_level=debug')}\n"
     assert not masker.mask(text).changed
+
+
+# ---- passwords in prose and in Terraform's state -----------------------------------------------------
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("Merhaba, şifrem Lodos4417! ama giriş yapamıyorum", "Merhaba, şifrem [SECRET:password] ama giriş yapamıyorum"),
+    ("비번: Hanbit2290# 입니다", "비번: [SECRET:password] 입니다"),
+    ("пароль от почтового ящика на работе Volga7731%", "пароль от почтового ящика на работе [SECRET:password]"),
+])
+def test_passwords_in_turkish_korean_and_russian_phrasings(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize("text", [
+    "şifrem nedir, hatırlamıyorum",
+    "пароль от личного кабинета не подходит уже 3 раза",
+])
+def test_password_words_without_a_value_stay(masker: Masker, text: str) -> None:
+    assert not masker.mask(text).changed
+
+
+def test_a_random_password_in_terraform_state(masker: Masker) -> None:
+    state = json.dumps({"resources": [
+        {"type": "random_id", "name": "suffix", "instances": [{"attributes": {"hex": "9f3c", "id": "nzw"}}]},
+        {"type": "random_password", "name": "admin", "instances": [{"attributes": {"length": 20,
+         "result": "q7LmR2vXw9KpT4sNz8Bc", "special": False}}]}]}, indent=2)
+    assert masker.mask(state).text.count("[SECRET:password]") == 1
+    assert "q7LmR2vXw9KpT4sNz8Bc" not in masker.mask(state).text
