@@ -123,3 +123,38 @@ def test_a_random_password_in_terraform_state(masker: Masker) -> None:
          "result": "q7LmR2vXw9KpT4sNz8Bc", "special": False}}]}]}, indent=2)
     assert masker.mask(state).text.count("[SECRET:password]") == 1
     assert "q7LmR2vXw9KpT4sNz8Bc" not in masker.mask(state).text
+
+
+# ---- phones and cards -------------------------------------------------------------------------------
+
+def test_a_lists_heading_speaks_for_its_items(masker: Masker) -> None:
+    text = "Phone tree for the offsite:\n- Sigrid (NO): 412 73 905\n- Mads (DK): 31 74 52 08\n- Ana (ES): 612 48 73 91"
+    assert masker.mask(text).text.count("[PII:phone]") == 3
+
+
+def test_a_list_without_such_a_heading_keeps_its_numbers(masker: Masker) -> None:
+    assert not masker.mask("Q3 budget lines:\n- hosting: 412 73 905\n- travel: 31 74 52 08").changed
+
+
+def test_a_number_after_an_email_address_in_contact_details(masker: Masker) -> None:
+    out = masker.mask("the fixture still has a real customer (marta.ruiz@correo.test.es, 655 213 487) in it")
+    assert "[PII:phone]" in out.text
+
+
+def test_a_phone_in_a_later_row_of_a_multi_row_insert(masker: Masker) -> None:
+    text = ("INSERT INTO contacts (id, name, phone) VALUES\n(1, 'Ann', '0161 496 0123'),\n"
+            "(2, 'Wei', '139 2041 7788'),\n(3, 'Ole', '915 22 840');")
+    assert masker.mask(text).text.count("[PII:phone]") == 3
+
+
+def test_a_message_apis_recipient_and_sender(masker: Masker) -> None:
+    text = "curl -X POST $URL --data-urlencode 'To=+4420794601234' -d 'From=%2B15017122661' -d 'Body=hi'"
+    assert masker.mask(text).text.count("[PII:phone]") == 2
+
+
+@pytest.mark.parametrize("text", [
+    "顾客：我的信用卡5425-2334-3010-9903被重复扣款",
+    "カード番号は4929 1234 5678 9012 3です",   # not Luhn-valid: stays
+])
+def test_card_numbers_touching_cjk_letters(masker: Masker, text: str) -> None:
+    assert ("[PII:card_number]" in masker.mask(text).text) == ("5425" in text)
