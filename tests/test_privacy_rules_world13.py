@@ -158,3 +158,35 @@ def test_a_message_apis_recipient_and_sender(masker: Masker) -> None:
 ])
 def test_card_numbers_touching_cjk_letters(masker: Masker, text: str) -> None:
     assert ("[PII:card_number]" in masker.mask(text).text) == ("5425" in text)
+
+
+# ---- national identifiers without their own words ----------------------------------------------------
+
+def test_a_sin_after_its_french_name(masker: Masker) -> None:
+    assert masker.mask("numéro d'assurance sociale: 512334103").text == "numéro d'assurance sociale: [PII:ca_sin]"
+
+
+def test_an_identifier_printed_after_a_bare_id(masker: Masker) -> None:
+    assert masker.mask("Name: Jo Nguyen\nID: 517 204 306").text == "Name: Jo Nguyen\nID: [PII:au_tfn]"
+
+
+@pytest.mark.parametrize("text", [
+    "ID: 517204306",                      # a bare run of digits under "ID" is as often an order's
+    "Order ID: 517 204 306",
+    "ID: 2024-11-05",
+])
+def test_a_bare_id_that_is_no_identifier_stays(masker: Masker, text: str) -> None:
+    assert not masker.mask(text).changed
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("Berg;Elin;1979-03-14;790314-2300", "se_personnummer"),
+    ("Costa, Rui, 02/05/1988, 241559308", "pt_nif"),
+    ("Dahl|Ola|1983-05-14|14058341224", "no_fnr"),
+])
+def test_an_identifier_in_a_persons_row_without_a_header(masker: Masker, text: str, label: str) -> None:
+    assert labels(masker, text) == [label]
+
+
+def test_a_persons_row_under_a_header_that_names_the_column_otherwise(masker: Masker) -> None:
+    assert not masker.mask("last;first;joined;order_no\nBerg;Elin;2024-03-14;241559308").changed
