@@ -190,3 +190,40 @@ def test_an_identifier_in_a_persons_row_without_a_header(masker: Masker, text: s
 
 def test_a_persons_row_under_a_header_that_names_the_column_otherwise(masker: Masker) -> None:
     assert not masker.mask("last;first;joined;order_no\nBerg;Elin;2024-03-14;241559308").changed
+
+
+# ---- keys: Rails' master key, a Lisp binding ---------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("$ cat config/master.key\n7c0e2b9a41d35f86e1a0c7b3d92f4e58",
+     "$ cat config/master.key\n[SECRET:rails_master_key]"),
+    ("RAILS_MASTER_KEY=7c0e2b9a41d35f86e1a0c7b3d92f4e58 bin/rails server",
+     "RAILS_MASTER_KEY=[SECRET:rails_master_key] bin/rails server"),
+])
+def test_rails_master_key(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ('(def cohere-key nil)\n(def co_api_key "Qm3vX8rT1pL6kZ9wN2cB5yH7dF0gJ4sA1eR8uI6o")',
+     '(def cohere-key nil)\n(def co_api_key "[SECRET:cohere_key]")'),
+    ('(setq system_accesstoken "q2w3e4r5t6y7u2i3o4p5a6s7d2f3g4h5j6k7l2z3x4c5v6b7n2m3")',
+     '(setq system_accesstoken "[SECRET:azure_devops_token]")'),
+])
+def test_a_key_bound_in_lisp(masker: Masker, text: str, masked: str) -> None:
+    assert masker.mask(text).text == masked
+
+
+# ---- clean text world13 changed ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    'curl -u "$STRIPE_SECRET_KEY:" https://api.stripe.com/v1/charges',
+    "curl --user ${API_USER}:${API_PASSWORD} https://api.test/v2/items",
+])
+def test_curl_credentials_that_are_only_references_stay(masker: Masker, text: str) -> None:
+    assert not masker.mask(text).changed
+
+
+def test_curl_with_a_key_as_the_user_is_still_masked(masker: Masker) -> None:
+    assert masker.mask("curl -u rk_live_51Hq8sLq2Xy9Zt7Wv3Nm4Pk6Rj8Ds0Fg2Hb4Jc6Kd8Le0Mf2:"
+                       " https://api.stripe.com/v1/charges").changed
