@@ -3607,11 +3607,41 @@ def build():
     return ROWS
 
 
+# ---------------------------------------------------------------- labels the masker already gives
+# Added after world13's one blind run: where a kind above is another name for a format the masker
+# already labels (its provider label, one per provider), the row is written with the masker's name, as
+# world12's generator does. Text, values and order are untouched; only the labels written change.
+MASKER_LABEL = {
+    "anthropic_admin_key": "anthropic_key", "anthropic_api_key": "anthropic_key", "atlassian_api_token": "atlassian_token",
+    "aws_access_key_id": "aws_key", "aws_secret_access_key": "aws_secret", "azure_devops_pat": "azure_devops_token",
+    "azure_openai_key": "azure_openai_api_key", "cloudflare_api_token": "cloudflare_token", "cohere_api_key": "cohere_key",
+    "datadog_api_key": "datadog_key", "datadog_app_key": "datadog_key", "discord_bot_token": "discord_token",
+    "gcp_api_key": "google_api_key", "gcp_oauth_client_secret": "google_oauth_secret", "gcp_oauth_token": "google_oauth_token",
+    "gcp_refresh_token": "google_oauth_token", "groq_api_key": "groq_key", "heroku_api_key": "heroku_key",
+    "langsmith_api_key": "langsmith_key", "linear_api_key": "linear_key", "mailchimp_api_key": "mailchimp_key",
+    "mailgun_api_key": "mailgun_key", "mistral_api_key": "mistral_key", "newrelic_api_key": "new_relic_key",
+    "openai_api_key": "openai_key", "openrouter_api_key": "openrouter_key", "pinecone_api_key": "pinecone_key",
+    "postman_api_key": "postman_key", "replicate_api_token": "replicate_token", "sendgrid_api_key": "sendgrid_key",
+    "square_access_token": "square_token", "stripe_secret_key": "stripe_key", "stripe_webhook_secret": "stripe_key",
+    "telegram_bot_token": "telegram_token",
+}
+
+
+def masker_label(canary, kind):
+    """The label for ``canary`` of ``kind``: an app secret that is a Django secret key as Django's
+    ``startproject`` writes it ("django-insecure-…") is ``django_secret_key``, the masker's name for that format."""
+    if kind == "app_secret" and canary.startswith("django-insecure-"):
+        return "django_secret_key"
+    return MASKER_LABEL.get(kind, kind)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="output directory")
     args = ap.parse_args()
     rows = build()
+    for r in rows:
+        r["kinds"] = [masker_label(c, k) for c, k in zip(r["canaries"], r["kinds"])]
     for r in rows:
         assert len(r["canaries"]) == len(r["kinds"])
         for v in r["canaries"]:
