@@ -227,3 +227,11 @@ def test_curl_credentials_that_are_only_references_stay(masker: Masker, text: st
 def test_curl_with_a_key_as_the_user_is_still_masked(masker: Masker) -> None:
     assert masker.mask("curl -u rk_live_51Hq8sLq2Xy9Zt7Wv3Nm4Pk6Rj8Ds0Fg2Hb4Jc6Kd8Le0Mf2:"
                        " https://api.stripe.com/v1/charges").changed
+
+
+# ---- a generated password's final dot before an aside ---------------------------------------------
+
+def test_a_generated_passwords_final_dot_before_an_aside(masker: Masker) -> None:
+    assert masker.mask("ok, pw is vT4#kQ9.zW2r8. (mind the case)").text == "ok, pw is [SECRET:password] (mind the case)"
+    # a capital after the dot starts a sentence: the dot is the sentence's
+    assert masker.mask("the password is vT4#kQ9.zW2r8. Log in soon.").text == "the password is [SECRET:password]. Log in soon."

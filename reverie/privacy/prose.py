@@ -307,9 +307,17 @@ def optional(match: re.Match[str], group: str) -> str | None:
 
 def with_final_dot(text: str, span: Span) -> Span:
     """A dot that ends the line right after the value may end the sentence or the password
-    (generated passwords end in a symbol as often as not): it is masked with the value."""
+    (generated passwords end in a symbol as often as not): it is masked with the value. So is a dot
+    before a space after a value with a symbol in it, a generator's output ("pw is qRm…*ANAnK. (case
+    sensitive)"), unless a capital starts a sentence after it ("… is X. You will be asked …")."""
     start, end = span
-    return (start, end + 1) if text[end:end + 1] == "." and text[end + 1:end + 2] in ("", "\n", "\r") else span
+    if text[end:end + 1] != ".":
+        return span
+    after = text[end + 1:end + 2]
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in text[start:end])
+    next_word = text[end + 1:end + 40].lstrip(" \t")[:1]
+    aside = after in (" ", "\t") and symbol and not next_word.isupper()
+    return (start, end + 1) if after in ("", "\n", "\r") or aside else span
 
 
 def not_a_credential(text: str, match: re.Match[str]) -> bool:
