@@ -3641,7 +3641,7 @@ def main():
     args = ap.parse_args()
     rows = build()
     for r in rows:
-        r["kinds"] = [masker_label(c, k) for c, k in zip(r["canaries"], r["kinds"])]
+        r["kinds"] = [masker_label(c, k) for c, k in zip(r["canaries"], r["kinds"], strict=True)]
     for r in rows:
         assert len(r["canaries"]) == len(r["kinds"])
         for v in r["canaries"]:
