@@ -81,6 +81,30 @@ labels remain, masked all the same: provider keys under a name and in a text tha
 the key's label), and national ids in a field named only ``national_id`` or ``<IdNumber>`` that two
 identifiers' checks pass (a Saudi id read as the first that passes, a Czech rodné číslo or an
 Austrian SVNR; an Israeli Mispar Zehut as an SSN).
+``make_world13_corpus.py`` a thirteenth held-out extension (``heldout_world13.jsonl``: what users of an
+agent fleet paste into sessions, the common kinds in realistic surroundings: shell history, CI logs, .env
+and docker-compose files, Kubernetes Secrets with base64 ``data``, Terraform state, SQL dumps and CSV
+exports, curl commands and cookies, support chat in some eighteen languages; it adds ``session_cookie`` and
+``rails_master_key``, and some provider secrets the masker labels generically). world13 is no longer blind
+either: it was written blind, and its one blind run (at c3513e6) left 44 of 1195 positives in clear with 285
+wrong labels and changed 1 of 255 clean lines; those were read and their classes fixed
+(tests/test_privacy_rules_world13.py): session cookies by their frameworks' names in headers, cookie files,
+devtools copies and code; a URL's password with an unencoded "#" or "@"; a Kubernetes Secret's base64
+values, decoded; passwords in Turkish, Korean and Russian phrasings, with a final dot before an aside, and
+in a Terraform state's ``random_password``; national phone numbers under a list's heading or after an e-mail
+address, in a later row of a multi-row INSERT, after a message API's ``To=``; card numbers touching Chinese
+and Japanese letters; national ids after a bare "ID:" or in a person's row without a header, a SIN after its
+French name; Rails' master key; a key bound in Lisp (``(def cohere_api_key "…")``); and ``curl -u
+"$STRIPE_KEY:"``, a variable's reference, stays. Most wrong labels were other names for formats the masker
+already labels: its generator now writes the masker's names (``MASKER_LABEL`` there, a provider's one label
+such as ``aws_secret`` for ``aws_secret_access_key`` or ``google_oauth_token`` for ``gcp_refresh_token``;
+``django_secret_key`` for an app secret that is Django's ``django-insecure-`` key); 250 labels changed,
+nothing else. 29 wrong labels remain, masked all the same: provider secrets the masker labels ``password``
+or ``bearer_token`` under their variables (an OAuth client's secret, Okta's, GitHub's, Slack's signing
+secret, Twilio's API secret, a Kubernetes token, a Heroku key in ``.netrc``, an app's secret such as Rails'
+``SECRET_KEY_BASE``), an ``api_key`` in a query string, and national ids in a field named only
+``<NationalId>`` or ``national_id`` that an earlier identifier's check also passes (a SIN read as an SSN, an
+Aadhaar as a Japanese My Number).
 The generators share their value makers (``values.py`` there);
 ``test_privacy_corpus_regenerates.py`` checks that each still writes its committed files byte for byte.
 """
@@ -118,7 +142,7 @@ def load_corpus(half: Half) -> list[CorpusRow]:
     """The rows of one half, in file order: the original rows, then their extensions'."""
     rows: list[CorpusRow] = []
     suffixes = ("", "_world", "_world2", "_world3", "_world4", "_world5", "_world6", "_world7", "_world8", "_world9",
-                "_world10", "_world11", "_world12")
+                "_world10", "_world11", "_world12", "_world13")
     for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in suffixes):
         if path.exists():
             with path.open(encoding="utf-8") as fh:

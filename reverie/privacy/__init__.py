@@ -30,6 +30,10 @@ What is found, and by what (one module each):
   ``--token``, a password piped or given as a here-string to ``sudo -S``, ``passwd --stdin``,
   ``chpasswd`` or ``gpg --passphrase-fd 0``, smbclient's ``-U user%password``, 7-Zip's ``-p``, ``net user NAME PASSWORD``,
   Git's password prompt, a printed OpenVPN credentials file);
+- ``cookies``: session ids in cookies (``Cookie:``/``Set-Cookie:`` headers, cookie jars, code that sets
+  cookies), by the names frameworks give them (``PHPSESSID``, ``JSESSIONID``, ``sessionid`` …);
+- ``encoded``: secrets inside a Kubernetes Secret's base64 ``data``, decoded and run through the
+  secret detectors;
 - ``prose``: secrets said in prose ("the root password is X", "pw X", "X as the password", a PIN or
   a door code after a word that names it, a generated value in reply to a request for a password);
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as

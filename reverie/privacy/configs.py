@@ -2,7 +2,8 @@
 assignment says so: a server's config directive (Redis' ``requirepass``, Cisco IOS' ``secret 0``,
 HAProxy's ``stats auth``, nslcd's ``bindpw``), Neo4j's ``NEO4J_AUTH=neo4j/…``, a Wi-Fi QR code's ``P:``
 field, PgBouncer's auth file, a password manager's CSV export (the column headed "Password"), .NET's
-``NetworkCredential``, PowerShell's ``ConvertTo-SecureString``, a ``setPassword("…")`` call, a
+``NetworkCredential``, PowerShell's ``ConvertTo-SecureString``, a ``setPassword("…")`` call, a Terraform
+state's ``random_password`` result, a
 BitLocker recovery password, a list of 2FA backup codes. Each pattern names the format's documentation.
 """
 
@@ -55,6 +56,13 @@ NETWORK_CREDENTIAL = re.compile(
 SECURE_STRING = re.compile(
     r"(?i)\bConvertTo-SecureString\b(?:[ \t]+-(?:AsPlainText|Force)\b)*(?:[ \t]+-String)?[ \t]+"
     r"(?:'(?P<sq>[^'\n]{1,256})'|\"(?P<dq>[^\"\n]{1,256})\")"
+)
+# Terraform's state (``terraform.tfstate``, JSON) of a ``random_password`` resource: its ``result``
+# attribute is the generated password, kept in the state in clear (registry.terraform.io,
+# hashicorp/random, "random_password": "result (String, Sensitive)"), within the resource's instance.
+TFSTATE_RANDOM_PASSWORD = re.compile(
+    r"\"type\"[ \t]*:[ \t]*\"random_password\"(?:(?!\"type\"[ \t]*:)[^\x00]){0,2000}?"
+    r"\"result\"[ \t]*:[ \t]*\"(?P<dq>[^\"\n]{1,256})\""
 )
 # A setter or builder call given the password as a literal: JDBC data sources' ``setPassword("…")``
 # (docs.oracle.com, javax.sql.DataSource implementations), a builder's ``.password("…")``.
@@ -187,6 +195,7 @@ def config_detectors() -> tuple[Detector, ...]:
         password(PGBOUNCER_USERLIST, ('"',), pgbouncer_span),
         password(NETWORK_CREDENTIAL, ("networkcredential",)),
         password(SECURE_STRING, ("convertto-securestring",)),
+        password(TFSTATE_RANDOM_PASSWORD, ("random_password",)),
         password(PASSWORD_SETTER, ("pass",)),
         password(BITLOCKER_RECOVERY, ("-",), bitlocker_span),
         BackupCodes(),

@@ -10,6 +10,8 @@ from reverie.errors import ConfigError, ValidationError
 from reverie.privacy.calls import call_detectors
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
+from reverie.privacy.cookies import SessionCookies
+from reverie.privacy.encoded import SecretData
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
@@ -60,8 +62,10 @@ def rank(label: str) -> int:
 
 
 def secret_detectors() -> tuple[Detector, ...]:
-    return (load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(),
-            *config_detectors(), *call_detectors(), *command_line_detectors(), *prose_secret_detectors())
+    found: tuple[Detector, ...] = (
+        load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(), *config_detectors(),
+        *call_detectors(), *command_line_detectors(), *prose_secret_detectors(), SessionCookies())
+    return (*found, SecretData(found, rank))  # a Kubernetes Secret's base64 values, decoded, by the others
 
 
 def checked_regions(regions: Sequence[str]) -> tuple[str, ...]:

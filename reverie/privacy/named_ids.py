@@ -8,7 +8,9 @@ a comment after it (``"375884165"  # PT NIF``), or as the name of the field the 
   APIs return them (``"national_id": {"type": "CNP", "value": "2710505432678"}``).
 
 A field named only as a national identifier (``national_id``, ``national id number``) takes the
-first identifier whose shape and check the value passes.
+first identifier whose shape and check the value passes; so do a value printed on a line of its own
+after the bare word "ID" (``ID: 882 814 547``) and a cell of a person's row that has no header
+(``Lindqvist;Hugo;1995-02-12;860727-6121``: names and a date beside it).
 """
 
 from __future__ import annotations
@@ -202,3 +204,72 @@ def camel_words(name: str) -> str:
 def typed_fields(text: str) -> Iterator[tuple[str, str, int]]:
     for match in TYPED_VALUE.finditer(text):
         yield match.group("t"), match.group("v"), match.start("v")
+
+
+# A line that gives only an identifier under the bare word "ID" (``ID: 882 814 547``, a form's or a
+# ticket's field): the value written as identifiers are printed, grouped by spaces, hyphens, dots or
+# slashes or holding a letter (a bare run of digits under "ID" is as often an order's or a ticket's).
+BARE_ID_LINE = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:ID|Id)[ \t]*[:=][ \t]*"
+                          r"(?P<v>[0-9A-Za-z](?:[0-9A-Za-z.\-/]| (?=[0-9A-Za-z]))*[0-9A-Za-z])[ \t]*\r?$")
+
+
+@dataclass(frozen=True)
+class BareIdLine:
+    """An identifier on a line of its own after "ID:" (:data:`BARE_ID_LINE`), labelled by the first of
+    ``field_named.ids`` whose shape and check pass."""
+
+    field_named: FieldNamed
+    triggers: tuple[str, ...] = ("id",)
+
+    def find(self, text: str) -> Iterator[Finding]:
+        for match in BARE_ID_LINE.finditer(text):
+            value = match.group("v")
+            if not value.isdigit() and (label := self.field_named.label_of("national id", value)) is not None:
+                yield Finding("PII", label, *match.span("v"))
+
+
+# A person's record as a delimited row without a header (an export's ``Lindqvist;Hugo;1995-02-12;860727-6121``):
+# two cells or more that are names, one that is a date, and a cell that one identifier's shape and check pass.
+DATE_CELL = re.compile(r"(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}([./])\d{1,2}\1(?:19|20)\d{2}")
+NAME_CELL = re.compile(r"[^\W\d_]+(?:[ '’.\-][^\W\d_]+)*")
+# A header's cell that is a field's name, not a value: words, underscores, hyphens.
+HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z _\-]*")
+
+
+@dataclass(frozen=True)
+class PersonRow:
+    """National identifiers in a delimited row that records a person (:data:`DATE_CELL`,
+    :data:`NAME_CELL`) and has no header above that names its columns (a named column is
+    :class:`HeadedColumn`'s and :class:`GenericNamed`'s)."""
+
+    field_named: FieldNamed
+    triggers: tuple[str, ...] = ()
+
+    def find(self, text: str) -> Iterator[Finding]:
+        if DATE_CELL.search(text) is None or not any(separator in text for separator in TABLE_SEPARATORS):
+            return
+        position = 0
+        for line in text.splitlines(keepends=True):
+            yield from self.row(text, line.rstrip("\r\n"), position)
+            position += len(line)
+
+    def row(self, text: str, line: str, position: int) -> Iterator[Finding]:
+        separator = max(TABLE_SEPARATORS, key=line.count)
+        cells = line.split(separator)
+        if len(cells) < 3:
+            return
+        values = [cell.strip(" \t\"'") for cell in cells]
+        if sum(NAME_CELL.fullmatch(v) is not None for v in values) < 2 or not any(DATE_CELL.fullmatch(v) for v in values):
+            return
+        offset = position
+        for cell, value in zip(cells, values, strict=True):
+            start = offset + cell.find(value) if value else offset
+            offset += len(cell) + 1
+            if not value or NAME_CELL.fullmatch(value) or DATE_CELL.fullmatch(value):
+                continue
+            header = column_header(text, start).strip(" \t\"'")
+            if header and HEADER_NAME.fullmatch(header):
+                continue
+            label = self.field_named.label_of("national id", value)
+            if label is not None:
+                yield Finding("PII", label, start, start + len(value))

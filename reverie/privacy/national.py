@@ -77,7 +77,17 @@ from stdnum.us import itin, ssn
 from stdnum.za import idnr as za_idnr
 
 from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
-from reverie.privacy.named_ids import Check, FailingRow, FieldNamed, GenericNamed, HeadedColumn, Named, named
+from reverie.privacy.named_ids import (
+    BareIdLine,
+    Check,
+    FailingRow,
+    FieldNamed,
+    GenericNamed,
+    HeadedColumn,
+    Named,
+    PersonRow,
+    named,
+)
 from reverie.privacy.personal import PHONE_WORDS, line_before
 
 PhoneCheck = Callable[[str, str], bool]  # (number, its line before it) -> reads as a phone number
@@ -211,8 +221,10 @@ NAMED_IDS: tuple[tuple[str, Named, Check, tuple[str, ...]], ...] = (
     ("ssn", named(r"ssn|social[ \t]+security(?:[ \t]+(?:number|no))?|(?-i:TIN)|taxpayer[ \t]+identification[ \t]+(?:number|no)",
                   r"\d{9}"),
      lambda v: ssn_valid(v), ("ssn", "social", "tin", "taxpayer")),
-    ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?", r"\d{9}"), lambda v: sin_valid(v),
-     ("sin", "nas", "social")),
+    # … in French too: "numéro d'assurance sociale" (Service Canada, "Numéro d'assurance sociale").
+    ("ca_sin", named(r"sin|nas|social[ \t]+insurance(?:[ \t]+number)?|(?:num[ée]ro[ \t]+d['’][ \t]?)?assurance[ \t]+sociale",
+                     r"\d{9}"), lambda v: sin_valid(v),
+     ("sin", "nas", "social", "assurance sociale")),
     # Named in English or Hindi (आधार, "आधार नंबर").
     ("aadhaar", named(r"aadhaar|aadhar|uid|आधार(?:[ \t]+(?:नंबर|संख्या))?", r"\d{12}"), lambda v: aadhaar.is_valid(v),
      ("aadha", "uid", "आधार")),
@@ -762,4 +774,6 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         FieldNamed(ANY_ID),
         GenericNamed(FieldNamed(ANY_ID)),
         FailingRow(FieldNamed(ANY_ID)),
+        BareIdLine(FieldNamed(ANY_ID)),
+        PersonRow(FieldNamed(ANY_ID)),
     )

@@ -87,9 +87,11 @@ BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/
 # Docker's and Podman's registry credentials (``~/.docker/config.json``, ``auth.json``): ``"auth":``
 # and the base64 of ``user:password``, as in a Basic header.
 REGISTRY_AUTH = re.compile(r"(?i)[\"']auth[\"'][ \t]*:[ \t]*[\"'](?P<v>[A-Za-z0-9+/]{12,}={0,2})[\"']")
-# RFC 3986 section 3.2.1: userinfo in a URI.
+# RFC 3986 section 3.2.1: userinfo in a URI. RFC 3986 wants "#" and "@" in a password percent-encoded,
+# but connection strings are written by hand (``postgresql://app:Tundra#baikal78@db:5432/app``,
+# ``postgres://app:P@nd@.21@db/app``): the password runs to the last "@" before the host, over "#" and "@".
 URL_CREDENTIALS = re.compile(
-    r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?#@\"'<>]+))@(?=[\w\[.\-])"
+    r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://(?P<v>[^\s:/?#@\"'<>]*:(?P<pw>[^\s/?\"'<>]+))@(?=[\w\[.\-])"
 )
 # "psk": the WPA pre-shared key of wpa_supplicant.conf(5) and NetworkManager's 802-11-wireless-security.
 # keytool's "-storepass", "-keypass", "-srcstorepass" (keytool reference, JDK docs).

@@ -12,7 +12,7 @@ import phonenumbers
 from stdnum import iban as stdnum_iban
 from stdnum import luhn
 
-from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, whole_match
+from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, value_group, whole_match
 from reverie.privacy.sql_inserts import sql_column
 
 # RFC 5322 addresses, with RFC 6531's non-ASCII local parts and domains (``zoë.dubois@…``), and the
@@ -162,9 +162,15 @@ class PhoneDetector:
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
-            header = column_header(text, start) or sql_column(text, start)
+            # an SQL INSERT's column before a table's (a row of VALUES below another has as many commas)
+            header = sql_column(text, start) or column_header(text, start)
             # a table's header speaks for its rows; a header that names phones, as if just before the cell
             said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
+            # a list's heading speaks for its items ("on-call rota:" then "- Name (NO): 938 28 495")
+            heading = list_heading(text, start)
+            said = f"{heading}\n{said}" if heading else said
+            if EMAIL_JUST_BEFORE.search(before):  # contact details: an e-mail address, then the number
+                said = f"{said} contact: "
             record = not candidate.startswith(("+", "00")) and (
                 RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
                 or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None))
@@ -218,6 +224,29 @@ class PhoneDetector:
         if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
             return False
         return grouped_as_the_region_writes(candidate, digits, region)
+
+
+# An item of a list: a bullet or a number, then the item.
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*•·]|\d{1,2}[.)])[ \t]+\S")
+# An e-mail address just before, and a comma, semicolon, slash or bar: a list of someone's contact details
+# ("real customer details (javier@…, 628 358 932, …)").
+EMAIL_JUST_BEFORE = re.compile(r"[^\s@,;(]+@[^\W_][\w\-]*(?:\.[\w\-]+)+[ \t]*[,;/|][ \t]*$")
+
+
+def list_heading(text: str, position: int) -> str:
+    """For a position in a list's item, the line above the list's first item (its heading); else ''."""
+    end = text.rfind("\n", 0, position)
+    line_start = end + 1
+    if not LIST_ITEM.match(text, line_start):
+        return ""
+    for _ in range(50):
+        if end < 0:
+            return ""
+        start = text.rfind("\n", 0, end) + 1
+        if not LIST_ITEM.match(text, start):
+            return text[start:end]
+        end = start - 1
+    return ""
 
 
 def line_before(text: str, position: int) -> str:
@@ -356,9 +385,17 @@ def valid_number(candidate: str, region: str | None) -> bool:
         return False
 
 
+# The recipient and sender of a text message or call as an API takes them, E.164 after ``To=`` and
+# ``From=`` (Twilio's Messages and Calls resources, twilio.com/docs; Vonage's ``to``/``from``), "+" maybe
+# percent-encoded: a phone number whatever its length, since the API is given what the user typed.
+MESSAGE_API_NUMBER = re.compile(r"(?i)(?<![\w.\-])(?:to|from)=(?P<v>(?:\+|%2B)\d{7,15})(?![\w])")
+
+
 # ---- cards and IBANs -------------------------------------------------------------------------------
 
-CARD = re.compile(r"(?<![\w\-.])\d(?:[ \-]?\d){12,22}(?![\w\-]|\.\d)")
+# Chinese and Japanese set no space around a number ("银行卡6264 6154 2134 4881被扣了"): a letter of
+# those scripts may touch it, as a phone number's (PHONE_CANDIDATE).
+CARD = re.compile(rf"(?:(?<![\w\-.])|(?<=[{CJK}]))\d(?:[ \-]?\d){{12,22}}(?:(?![\w\-]|\.\d)|(?=[{CJK}]))")
 # Issuer identification numbers of the major schemes (ISO/IEC 7812; Visa, Mastercard incl. the 2-series,
 # Amex, Diners, Discover, JCB, UnionPay, Maestro).
 CARD_PREFIX = re.compile(
@@ -423,6 +460,7 @@ def personal_data_detectors(phones: PhoneDetector) -> tuple[Detector, ...]:
         pii("email", EMAIL, ("@", "%40"), email_span),
         pii("email", OBFUSCATED_EMAIL, (" at ", "at]", "at)", "at}", "at>")),
         phones,
+        pii("phone", MESSAGE_API_NUMBER, ("to=", "from="), value_group),
         pii("card_number", CARD, (), card_span),
         pii("iban", IBAN, (), iban_span),
     )

@@ -48,7 +48,7 @@ from reverie.privacy.values import (
 # English, German, French, Spanish, Dutch, Portuguese; Turkish, Polish, Czech/Slovak, Hungarian,
 # Finnish, Swedish, Norwegian, Danish (with their definite endings -et/-en), Russian/Ukrainian,
 # Greek, Hebrew, Arabic, Vietnamese, Indonesian, Hindi; Romanian and Turkish "parola" (Turkish also
-# with its possessive, "parolası"), Slovenian "geslo", Croatian/Serbian/Bosnian "lozinka", Greek
+# with its possessive, "parolası"; "şifrem", my password), Slovenian "geslo", Croatian/Serbian/Bosnian "lozinka", Greek
 # "συνθηματικό", Catalan "contrasenya", European Portuguese "palavra-passe", Spanish "clave", Swahili
 # "nenosiri", Malay "kata laluan", Danish/Norwegian "koden" (the code); Hungarian "jelszó" with its
 # possessives ("jelszava"), Hebrew "סיסמה" with a prefixed article or preposition ("הסיסמה");
@@ -58,7 +58,7 @@ from reverie.privacy.values import (
 CREDENTIAL_WORD = (
     r"pass(?:word|wort|phrase|code)s?|passwd|kennwort|mot de passe|mdp|contrase[ñn]a|contrasenya|contra|wachtwoord|senha|"
     r"palavra-passe|clave|nenosiri|koden|"
-    r"[şs]ifre(?:si|niz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
+    r"[şs]ifre(?:si|niz|m|miz)?|has[łl]o|has[łl]a|heslo|jelsz(?:[óo]|av(?:a|am|ad|unk|uk))|(?:salasana|parool)(?:[ \t]+on)?|"
     r"l[öo]sen(?:ord(?:et)?)?|passord(?:et)?|lykilor[ðd](?:i[ðd])?|slapta[žz]od(?:is|[įi])|رمز[ \t]+عبور|code[ \t]+d['’]acc[èe]s|"
     r"adgangskode(?:n)?|kodeord(?:et)?|parol(?:a(?:s[ıi]|n[ıi]z)?|ă)|geslo|lozink[aeu]|пароль|пароля|парола(?:та)?|κωδικός|συνθηματικ[όο]|"
     r"[הולשב]?סיסמ[הא]|كلمة المرور|"
@@ -95,9 +95,10 @@ LINK = (
     r"(?:(?:the|den|die|das|der|le|la|les|el|il|lo|o|a|het)[ \t]+)?[\w.@/\-]+(?::\w+)?(?:[ \t]+[\w.@/\-]+)?)"
     + WORDS_COPULA_LINK + "|" + COPULA_LINK
     + r"|[ \t]+(?:(?:was|is|has[ \t]+been)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to[ \t]+"
-    # Russian has no copula in the present: "пароль от сервера X" (the server's password: X), then
-    # only a value with a digit in it ("пароль от сервера потерян" stays)
-    + r"|[ \t]+(?:от|для)[ \t]+[\w.@/\-]+[ \t]+(?=[^\s]*\d)"
+    # Russian has no copula in the present: "пароль от сервера X" (the server's password: X), "пароль
+    # от личного кабинета X" (of the personal account), then only a value with a digit in it ("пароль
+    # от сервера потерян" stays)
+    + r"|[ \t]+(?:от|для)(?:[ \t]+[\w.@/\-]+){1,5}[ \t]+(?=[^\s]*\d)"
     # an instruction what to key in ("when it asks for the passphrase, enter X")
     + r"|[ \t]*,[ \t]*(?:enter|type|use|try)[ \t]+"
 )
@@ -126,12 +127,13 @@ PROSE_SECRET = re.compile(
 )
 
 
-# Japanese, Korean, Chinese: no space around the word; a particle or copula (Cantonese 係), or a colon, links;
+# Japanese, Korean (also "비번", short for 비밀번호), Chinese: no space around the word;
+# a particle or copula (Cantonese 係), or a colon, links;
 # a space alone links a value that looks generated ("ユーザー名 asato／パスワード pAaG8&u…").
 # Thai writes what the password is for after the word, without spaces, then the copula "คือ"
 # ("รหัสผ่านเซิร์ฟเวอร์คือ X": the server's password is X).
 CJK_SECRET = re.compile(
-    r"(?P<word>パスワード|暗証番号|비밀번호|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
+    r"(?P<word>パスワード|暗証番号|비밀번호|비번|패스워드|密码|密碼|口令|รหัสผ่าน[^\s!-~]{0,30}?)"
     r"(?:(?P<link>[ \t]*(?:は|が|:|：|是|为|為|係|는|은|가|=|คือ)[ \t]*)|(?P<bare>[ \t]+))"
     r"(?:「(?P<jq>[^」\n]{4,128})」|\"(?P<dq>[^\"\n]{4,128})\"|'(?P<sq>[^'\n]{4,128})'|`(?P<bq>[^`\n]{4,128})`"
     r"|(?P<v>[!-~]{4,128}?))(?=[.,;)]*(?:\s|$|[^!-~]))"
@@ -305,9 +307,17 @@ def optional(match: re.Match[str], group: str) -> str | None:
 
 def with_final_dot(text: str, span: Span) -> Span:
     """A dot that ends the line right after the value may end the sentence or the password
-    (generated passwords end in a symbol as often as not): it is masked with the value."""
+    (generated passwords end in a symbol as often as not): it is masked with the value. So is a dot
+    before a space after a value with a symbol in it, a generator's output ("pw is qRm…*ANAnK. (case
+    sensitive)"), unless a capital starts a sentence after it ("… is X. You will be asked …")."""
     start, end = span
-    return (start, end + 1) if text[end:end + 1] == "." and text[end + 1:end + 2] in ("", "\n", "\r") else span
+    if text[end:end + 1] != ".":
+        return span
+    after = text[end + 1:end + 2]
+    symbol = any(not ch.isalnum() and ch not in "_-." for ch in text[start:end])
+    next_word = text[end + 1:end + 40].lstrip(" \t")[:1]
+    aside = after in (" ", "\t") and symbol and not next_word.isupper()
+    return (start, end + 1) if after in ("", "\n", "\r") or aside else span
 
 
 def not_a_credential(text: str, match: re.Match[str]) -> bool:
@@ -333,7 +343,8 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
                              "κωδικός", "συνθηματικ", "סיסמ", "كلمة", "khẩu", "khau", "sandi", "पासवर्ड",
                              "mdp", "contra", "clave", "nenosiri", "laluan", "koden", "puk", " code", "in with"), prose_span),
             PatternDetector("SECRET", "password", CJK_SECRET,
-                            ("パスワード", "暗証番号", "비밀번호", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"), prose_span),
+                            ("パスワード", "暗証番号", "비밀번호", "비번", "패스워드", "密码", "密碼", "口令", "รหัสผ่าน"),
+                            prose_span),
             PatternDetector("SECRET", "password", REVERSED_SECRET, (" as ",), reversed_span),
             PatternDetector("SECRET", "password", PERSIAN_SECRET, ("رمز",), generated_value),
             PatternDetector("SECRET", "password", CREDENTIALS_PAIR, ("credentials", "details", "daje", "zugangsdaten",

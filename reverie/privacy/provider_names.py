@@ -228,6 +228,12 @@ PROVIDER_KEYS: tuple[ProviderKey, ...] = (
                 r"clerk\.(?:com|dev)|@clerk/|clerk_", ("clerk.", "@clerk/", "clerk_")),
     ProviderKey("stability_api_key", r"sk-[A-Za-z0-9]{48}", r"stability_(?:api_)?key", ("stability_",),
                 r"stability[ \t]?ai|stability\.ai", ("stability ai", "stabilityai", "stability.ai")),
+    # Rails' master key, 32 hex (guides.rubyonrails.org, "Securing Rails Applications", "Custom
+    # Credentials": ``config/master.key`` or RAILS_MASTER_KEY decrypts config/credentials.yml.enc), under
+    # its variable or in a text that names its file (``cat config/master.key``, a per-environment key
+    # ``config/credentials/production.key``).
+    ProviderKey("rails_master_key", HEX32, r"rails_master_key", ("rails_master_key",),
+                r"master\.key|credentials/[\w\-]+\.key", ("master.key", "credentials/")),
     # Azure Storage account keys under the names the CLI and SDKs read, also as a Kubernetes env entry.
     ProviderKey("azure_storage_key", r"[A-Za-z0-9+/]{86}==", r"azure_storage_(?:account_)?key", ("azure_storage_",)),
     # Azure DevOps personal access tokens (52 lower-case base32) under a name that says so (``azure.pat``,

@@ -266,7 +266,10 @@ PREFIXED_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
 # two arguments (PHP's ``define('CF_API_KEY', '…')``, Go's ``os.Setenv("WANDB_API_KEY", "…")``,
 # ``os.environ["X"] = "…"``), or a Kubernetes container's ``env`` entry (``- name: X`` then
 # ``value: "…"``), each with its quotes.
-NAME_SEP = r"[\"']?\]?[ \t]*(?:[:=]|\?=|,|\n[ \t]*value[ \t]*:)[ \t]*[\"']?"
+# Between a key's name and its value: an assignment, a call's next argument, a Kubernetes env entry's
+# ``value:``; or spaces and a quote, as Lisp binds a name (Clojure's ``(def cohere_api_key "…")``, Emacs
+# Lisp's ``(setq … "…")``), csh's ``setenv NAME "…"`` and Tcl's ``set NAME "…"`` do.
+NAME_SEP = r"[\"']?\]?(?:[ \t]*(?:[:=]|\?=|,|\n[ \t]*value[ \t]*:)[ \t]*[\"']?|[ \t]+[\"'])"
 # Keys without a prefix, under the names their providers document: Cloudflare's global API key
 # (37 hex, the "X-Auth-Key" header, or CF_API_KEY / CLOUDFLARE_API_KEY as Cloudflare's flarectl and
 # Terraform provider read it), Mistral's API key (MISTRAL_API_KEY), Weights & Biases (WANDB_API_KEY,

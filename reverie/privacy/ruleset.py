@@ -181,6 +181,8 @@ class Rule:
         named = text[word_before(text, start):start] + whole.replace(secret, " ")
         if self.rule_id.startswith("generic") and NOT_A_CREDENTIAL_NAME.search(named):
             return False
+        if only_references(secret):
+            return False
         return not any(a.allows(secret, whole, line) for a in (allowed, *self.allowlists))
 
 
@@ -234,6 +236,18 @@ def word_end(text: str, end: int) -> int:
     while end < limit and (text[end].isascii() and (text[end].isalnum() or text[end] == "_")):
         end += 1
     return end
+
+
+# An environment variable's reference, in a shell's or Windows' syntax (``$STRIPE_KEY``, ``${TOKEN}``, ``%PASS%``).
+REFERENCE = re.compile(r"\$\{?[A-Za-z_]\w*\}?|%[A-Za-z_]\w*%")
+
+
+def only_references(secret: str) -> bool:
+    """A credential (``user:password``, maybe quoted) whose every part is a variable's reference: where the
+    secret is, not the secret. curl-auth-user's allowlist has ``user:$VAR`` but not a key sent as the
+    user with no password, ``curl -u "$STRIPE_KEY:"`` (as Stripe documents ``-u sk_test_…:``)."""
+    parts = [part for part in secret.strip("\"'").split(":") if part]
+    return bool(parts) and all(REFERENCE.fullmatch(part) for part in parts)
 
 
 def shannon_entropy(value: str) -> float:
