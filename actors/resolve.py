@@ -5,9 +5,12 @@ least ``conflict_similarity`` alike, value-masked statements (:func:`reverie.sta
 at least ``slot_similarity`` alike, or the same subject — in scopes the run may write, and
 :mod:`reverie.conflicts` finds a contradiction. A **correction** is a statement that says what it
 replaces ("X instead of Y", "no longer Y", "it used to be Y" ...): its target is any live note of a
-scope the agent reads in its project, at least ``correction_similarity`` alike, whose main clause
-states what is replaced (lexical evidence: :func:`reverie.statements.asserts`). A correction that
-finds no such note corrects nothing.
+scope the agent reads in its project, at least ``correction_similarity`` alike (or, where it states
+the very value the correction rejects, ``correction_value_similarity``: found by that value however far
+the embedding puts it), whose main clause states what is replaced (lexical evidence:
+:func:`reverie.statements.asserts`). A correction that finds no such note corrects nothing. Two tools'
+outputs of one scope that print one field with two values (:mod:`reverie.tool_output`) are rivals
+from ``correction_similarity``.
 
 Order is by **evidence time** (``last_seen_at``: when the events were observed), never the wall
 clock. A later correction supersedes its target. Otherwise the higher resolution score wins —
