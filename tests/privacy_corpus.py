@@ -138,16 +138,33 @@ class CorpusRow(TypedDict):
     kinds: list[str]
 
 
-def load_corpus(half: Half) -> list[CorpusRow]:
-    """The rows of one half, in file order: the original rows, then their extensions'."""
-    rows: list[CorpusRow] = []
+def load_worlds(half: Half) -> dict[str, list[CorpusRow]]:
+    """The rows of one half by file (the original, then its extensions), each in file order."""
+    worlds: dict[str, list[CorpusRow]] = {}
     suffixes = ("", "_world", "_world2", "_world3", "_world4", "_world5", "_world6", "_world7", "_world8", "_world9",
                 "_world10", "_world11", "_world12", "_world13")
     for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in suffixes):
         if path.exists():
             with path.open(encoding="utf-8") as fh:
-                rows += [json.loads(line) for line in fh if line.strip()]
-    return rows
+                worlds[path.name] = [json.loads(line) for line in fh if line.strip()]
+    return worlds
+
+
+def load_corpus(half: Half) -> list[CorpusRow]:
+    """The rows of one half, in file order: the original rows, then their extensions'."""
+    return [row for rows in load_worlds(half).values() for row in rows]
+
+
+def every_kind_once(rows: list[CorpusRow]) -> list[CorpusRow]:
+    """The positives, in file order, that first plant each of the rows' kinds: a sample in which
+    every planted kind of ``rows`` occurs (for the slower routes; the masker sees every row)."""
+    seen: set[str] = set()
+    sample = []
+    for row in rows:
+        if not set(row["kinds"]) <= seen:
+            sample.append(row)
+            seen.update(row["kinds"])
+    return sample
 
 
 def all_canaries(half: Half | None = None) -> list[str]:

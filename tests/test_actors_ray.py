@@ -312,6 +312,6 @@ def _kill_mid_run(dep: Deployment, agent: str, wait_after_start: float) -> None:
     assert sorted(evidence) == sorted(set(evidence)) and len(evidence) == len(acknowledged) + 1
 
 
-@pytest.mark.parametrize(("run", "wait"), [(1, 0.0), (2, 0.3), (3, 0.8)])
+@pytest.mark.parametrize(("run", "wait"), [(1, 0.0), (3, 0.8)])  # as the run starts, and well into it
 def test_sigkill_mid_run_loses_no_acknowledged_event_and_leaves_no_partial_batch(dep: Deployment, run: int, wait: float) -> None:
     _kill_mid_run(dep, f"kill{run}", wait)

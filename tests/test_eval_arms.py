@@ -129,18 +129,18 @@ def test_with_meaning_the_raw_log_answers_most_questions_its_agent_heard(tmp_pat
 
 def test_the_reverie_arm_drives_a_real_service_end_to_end(serve_session: int, embedding_service: Any,
                                                          tmp_path: Path) -> None:
-    """Capture over HTTP with one key per agent, consolidation in the agents' actors (every 4 new
+    """Capture over HTTP with one key per agent, consolidation in the agents' actors (every 3 new
     sessions, then at the end), mining of the project, retrieval as each agent: the invariants hold.
-    The project's first four days: two agents reach 4 sessions during ingest, and every status and
+    The project's first three days: two agents reach 3 sessions during ingest, and every status and
     invariant below shows. The app joins the session's Serve and the memory its MiniLM embedding
     service; the rest of the service is its own (and ends with it)."""
-    data = first_days(one_project(scenario("dev")), 4)
+    data = first_days(one_project(scenario("dev")), 3)
     events = sum(len(r.events) for r in data.requests)
     settings = make_settings(tmp_path / "store", provider="minilm")
     update = {"serve": settings.serve.model_copy(update={"drain_check_seconds": DRAIN_CHECK_SECONDS}),
               "actors": settings.actors.model_copy(update={"namespace": MINILM_NAMESPACE})}
     with local_service(settings.model_copy(update=update), triggers=False, port=serve_session) as service:
-        arm = ReverieArm(service, counter(), consolidate_every=4)
+        arm = ReverieArm(service, counter(), consolidate_every=3)
         run = run_arm(arm, data, counter(), token_budget=300)
         statuses = {n.status for n in arm.notes()}
         arm.close()
