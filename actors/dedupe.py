@@ -107,7 +107,8 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) ->
     ("... an email summary", "... in US Pacific time")."""
     if kind != other_kind:
         return False
-    if same_value(statement, other) or agreeing(read(statement).fields, read(other).fields):
+    mine, theirs = read(statement), read(other)
+    if same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program):
         return True
     return kind == "preference" and scope.startswith("personal:") and same_phrase(statement, other)
 
@@ -118,7 +119,7 @@ def apart(a: str, b: str, overlap: float) -> bool:
     first, second = read(a), read(b)
     if different_things(first, second) or conflict_between(first, second) is not None:
         return True
-    if first.fields and second.fields and not shares_field(first.fields, second.fields):
+    if first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program):
         return True  # two tools' outputs of different fields state different facts
     return corrects(a, b, overlap) or corrects(b, a, overlap)
 

@@ -213,14 +213,15 @@ def _add_value_rivals(note: Note, vector: np.ndarray, mine: np.ndarray | None, p
     and a sentence about it are worded apart)."""
     phrases = replaced(note.statement)
     rejected = read(note.statement).rejected_values if phrases else {}
-    named = [p for p in phrases if _VALUE_LIKE.search(p)]
+    named = _named_values(phrases)
     if not rejected and not named:
         return
     scopes = set(_readable(index, note))
     for other in index.notes:
         if other.note_id in pool or other.note_id in run.position or other.scope not in scopes or not live_claim(other):
             continue
-        if not (_states_rejected(rejected, read(other.statement).values) or _states_verbatim(named, other.statement)):
+        if not (_states_verbatim(named, other.statement) or (
+                rejected and _has_digit(other.statement) and _states_rejected(rejected, read(other.statement).values))):
             continue
         theirs, slot = index.vector(other.note_id), index.slot_vector(other.note_id)
         if theirs is None:
@@ -230,9 +231,19 @@ def _add_value_rivals(note: Note, vector: np.ndarray, mine: np.ndarray | None, p
         pool[other.note_id] = (current, sim, float(slot @ mine) if slot is not None and mine is not None else sim)
 
 
-#: A replaced phrase that names a value rather than a kind of thing: a number, an inner hyphen, dot,
-#: underscore or "://" ("X-Small", "s3://raw-eu", "v2.3"), or a capitalised word after its first letter.
-_VALUE_LIKE = re.compile(r"\d|\w[-_.]\w|://|\b\w+[A-Z]")
+#: A replaced phrase that names a value rather than a kind of thing: an inner hyphen, dot, underscore or
+#: "://" ("X-Small", "s3://raw-eu", "v2.3"), or a capitalised word after its first letter ("PostgreSQL").
+#: A bare number is no name: numbers tie a correction to a note by their unit (``rejected_values``).
+_VALUE_LIKE = re.compile(r"\w[-_.]\w|://|\b\w+[A-Z]")
+_BARE_NUMBER = re.compile(r"[\d\s.,%]+")
+
+
+def _named_values(phrases: Sequence[str]) -> list[str]:
+    return [p for p in phrases if _VALUE_LIKE.search(p) and not _BARE_NUMBER.fullmatch(p)]
+
+
+def _has_digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
 
 
 def _states_verbatim(phrases: Sequence[str], statement: str) -> bool:
@@ -306,8 +317,7 @@ def _near_enough(sim: float, said: Reading, theirs: Reading, phrases: Sequence[s
     if sim >= settings.correction_similarity:
         return True
     return sim >= settings.correction_value_similarity and (
-        _states_rejected(said.rejected_values, theirs.values)
-        or _states_verbatim([p for p in phrases if _VALUE_LIKE.search(p)], rival.statement))
+        _states_rejected(said.rejected_values, theirs.values) or _states_verbatim(_named_values(phrases), rival.statement))
 
 
 def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:

@@ -14,6 +14,7 @@ extraction never kept.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -108,7 +109,7 @@ def _of_its_module(note: Note, event: Event) -> bool:
     said of another module's warehouse restates nothing this module's note said."""
     if not note.scope.startswith("module:") or not note.module or not event.module or event.module == note.module:
         return True
-    return note.module.lower() in event.text.lower()
+    return re.search(rf"(?<![\w-]){re.escape(note.module.lower())}(?![\w-])", event.text.lower()) is not None
 
 
 def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vectors: dict[tuple[str, str], np.ndarray],

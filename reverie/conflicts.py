@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read
-from reverie.tool_output import IDENTITY_KEYS, same_key
+from reverie.tool_output import IDENTITY_KEYS, compared, same_key
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
 
@@ -110,7 +110,7 @@ def _setting(a: Reading, b: Reading) -> Conflict | None:
 
 def _field(a: Reading, b: Reading) -> Conflict | None:
     for key, value in sorted(a.fields.items()):
-        if key in IDENTITY_KEYS:
+        if not compared(key, a.program == b.program):
             continue
         for other_key, other_value in b.fields.items():
             if same_key(key, other_key) and value != other_value:

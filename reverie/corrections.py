@@ -27,8 +27,11 @@ from reverie.lapses import NOT_A_RIVAL, lapses
 _I = re.IGNORECASE
 #: A colon or a dot between digits ends no clause: "9:30", "16:9" and "3.11" are one value.
 _COLON = r"(?<!\d):(?!//)|:(?!\d|//)"  # nor does a URL's "://" (s3://bucket)
-_STOP = rf"[;!?()\u2014\u2013]|{_COLON}|(?<!\d),|,(?!\d)|\.(?!\w)|\s-\s"  # a clause ends here ("5,000" ends none)
+_STOP = rf"[;!?()\u2014\u2013]|{_COLON}|(?<!\d),|,(?!\d)|\.(?!(?-i:[a-z0-9]))|\s-\s"  # a clause ends here ("5,000" ends none)
 _START = rf"(?:^|(?:[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d))\s*|\b(?:and|but|so|because|since|now\s+that)\s+)"
+#: A dot inside a name ("prod.example.com", "v2.3"): before a lower-case letter or a digit, never a
+#: sentence's end ("12.The" is two sentences missing a space).
+_INNER_DOT = r"(?<=\w)\.(?=(?-i:[a-z0-9]))"
 #: The most characters an old value may take: a bound keeps every lazy scan for its end short, so a
 #: long text without punctuation reads in linear time (the longest gold old value is 36 characters).
 _MOST = 120
@@ -40,11 +43,11 @@ _AFTER = (r"in\s+favou?r\s+of|for|with|by|to|into|since|last|this|because|as|lik
 _END = rf"(?=\s*(?:$|{_STOP})|\s+(?:{_AFTER})\b)"
 _OLD = (rf"(?!(?:{_AFTER}|in|on|at|yesterday|today|early|recently|again|long\s+ago"
         r"|a\s+(?:long\s+time|while|few|couple|year|month|week|day))\b)"
-        rf"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d)|(?<=\w)\.(?=\w)){{1,{_MOST}}}?)")
+        rf"(?P<old>(?:[^,;.!?()\u2014\u2013]|(?<=\d)[.,](?=\d)|{_INNER_DOT}){{1,{_MOST}}}?)")
 _SUBJECT = rf"(?P<old>(?:[^,;:.!?()\u2014\u2013]|(?<=\d)[.:](?=\d)|:(?=//)){{1,{_MOST}}}?)"
 _NUMBER = (r"(?P<old>(?:\d|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|twelve\b|twenty\b"
            rf"|thirty\b|fifty\b|a\s+hundred\b)(?:[^,;.!?()]|(?<=\d)[.,](?=\d)){{0,{_MOST}}}?)")
-_SPAN = rf"[^,;.!?()]{{1,{_MOST}}}?"  # the words between two frame words ("to X from", "took over X from")
+_SPAN = rf"(?:[^,;.!?()]|{_INNER_DOT}){{1,{_MOST}}}?"  # the words between two frame words ("to X from", "took over X from")
 _NAME = r"(?-i:[A-Z0-9])[\w.+-]*"  # a capitalised word or a number: a named thing, not a role
 _LIGHT_GERUNDS = r"(?:using|doing|sending|writing|giving|putting|adding|including|making|running|going\s+to|attending|having)"
 _ENDED = (r"replaced|superseded|supplanted|swapped(?:\s+out)?|retired|deprecated|dropped(?!\s+off)|scrapped|ditched"
@@ -91,7 +94,8 @@ _NOT_A_NAME = rf"^(?!(?:{_NAME}(?:\s+|$))+$)|^(?:this|that|it|he|she|they|we|i|t
 #: A verb of ending or of change names the old value. Guarded: never under a hedge or a negation.
 ENDING = (
     _frame(rf"\b(?:stop(?:ped|s)?|quit(?:s)?|cease[sd]?)\s+{_LIGHT_GERUNDS}\s+{_OLD}{_END}"),
-    _frame(rf"\bstopped\s+(?!{_LIGHT_GERUNDS}\b)(?P<old>\w+ing\b[^,;.!?()\u2014\u2013]{{0,{_MOST}}}?){_END}", needs="stopped"),
+    _frame(rf"\bstopped\s+(?!{_LIGHT_GERUNDS}\b)(?P<old>\w+ing\b(?:[^,;.!?()\u2014\u2013]|{_INNER_DOT}){{0,{_MOST}}}?){_END}",
+           needs="stopped"),
     _frame(rf"\b(?:gave|given|give|giving)\s+up\s+(?:on\s+)?{_OLD}{_END}", needs="up"),
     _frame(rf"\b(?:{_ENDING})\s+(?:the\s+rule\s+that\s+)?{_OLD}{_END}"),
     _frame(rf"\b(?:drop(?:ped|ping)?|swap(?:ped|ping)?|trad(?:e|ed|ing)|ditch(?:ed|ing)?|abandon(?:ed|ing)?)\s+{_OLD}"
@@ -163,7 +167,7 @@ EARLIER = (
     _frame(rf"\bgone\s+are\s+the\s+days\s+(?:of|when)\s+{_OLD}{_END}", needs="days"),
     # "the old 12 is gone", "our previous bucket was retired": the old value named as the old one
     _frame(rf"\b(?:the|our|my|your|their)\s+(?:old|previous|former)\s+{_OLD}\s+(?:is|are|was|were|has\s+been"
-           r"|have\s+been)\s+(?:now\s+)?(?:gone|history|retired|obsolete|dead|over|out\s+of\s+date|no\s+more)\b",
+           r"|have\s+been)\s+(?:now\s+)?(?:gone|history|retired|obsolete|dead|out\s+of\s+date|no\s+more)\b",
            needs="the"),
     # "X isn't what I need anymore": the subject is what stopped being wanted
     _frame(r"(?<!\s)\s+(?:is|are)(?:n't|\s+not)\s+what\s+(?:I|we)\s+(?:need|want|use|prefer|like)\s+(?:any\s*more"

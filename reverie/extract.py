@@ -131,9 +131,15 @@ def clean_statement(text: str, cue: re.Pattern[str] | None = None, *, tool: bool
 
 
 def _tool_lines(text: str) -> str:
-    """Each non-blank line with runs of spaces cut to two (a column gap stays a gap), tabs to two."""
+    """Each non-blank line with runs of spaces cut to two (a column gap stays a gap), tabs to two; as many
+    whole lines as ``MAX_STATEMENT_CHARS`` holds."""
     lines = [re.sub(r" {3,}", "  ", line.replace("\t", "  ")).strip() for line in text.strip().split("\n")]
-    return "\n".join(line for line in lines if line)[:MAX_STATEMENT_CHARS].strip()
+    kept: list[str] = []
+    for line in (line for line in lines if line):
+        if sum(len(k) + 1 for k in kept) + len(line) > MAX_STATEMENT_CHARS:
+            break  # whole lines only: a value cut in two ("size: X-Sm") would read as another value
+        kept.append(line)
+    return "\n".join(kept) or lines[0][:MAX_STATEMENT_CHARS]
 
 
 def _candidate(event: Event, statement: str, **fields: Any) -> Candidate:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from reverie.statements import asserts, read, replaced, stated_values, without_replacements
-from reverie.tool_output import IDENTITY_KEYS, same_key
+from reverie.tool_output import GENERIC_KEYS, IDENTITY_KEYS, same_key
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
 MAX_PHRASE_WORDS = 6
@@ -61,11 +61,17 @@ def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
 
 def changed_fields(old: dict[str, str], new: dict[str, str]) -> list[str]:
     """The value a tool printed for a field that a later output prints another value for ("x-small" of
-    ``size: X-Small`` against ``warehouse_size = "Medium"``), identity fields aside; as for numbers,
+    ``size: X-Small`` against ``warehouse_size = "Medium"``), identity and generic fields and plain words
+    (``true``) aside; as for numbers,
     with two fields changed which one was replaced is unknown, so neither is taken."""
-    gone = {value for key, value in old.items() if key not in IDENTITY_KEYS
+    gone = {value for key, value in old.items() if key not in IDENTITY_KEYS and key not in GENERIC_KEYS
             and any(same_key(key, other) and other_value != value for other, other_value in new.items())}
-    return sorted(gone) if len(gone) == 1 and all(len(tokens(v)) <= MAX_PHRASE_WORDS for v in gone) else []
+    named = len(gone) == 1 and all(len(tokens(v)) <= MAX_PHRASE_WORDS and v not in _PLAIN_WORDS for v in gone)
+    return sorted(gone) if named else []
+
+
+#: Values too common to look for in a log: a changed ``ready: true`` names no stale phrase.
+_PLAIN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "ok", "enabled", "disabled", "0", "1"})
 
 
 def corrected_phrases(correction: str, share: float) -> list[str]:

@@ -117,6 +117,8 @@ class Reading:
     identifiers: frozenset[str] = frozenset()
     fields: dict[str, str] = field(default_factory=dict)
     """What a tool's output states, ``key -> value`` (:func:`reverie.tool_output.fields`)."""
+    program: str = ""
+    """The program that printed it ("" for prose)."""
 
 
 def normalise(text: str) -> str:
@@ -205,7 +207,7 @@ def read(text: str) -> Reading:
         for unit, found in _values(part, default_unit=_last_unit(values)).items():
             rejected_values.setdefault(unit, set()).update(found)
     return Reading(
-        polarity=1 if tool_output.is_tool_output(text) else polarity(text),  # a tool prints, it negates nothing
+        polarity=1 if stated else polarity(text),  # a tool's fields are printed, they negate nothing
         values={u: frozenset(v) for u, v in values.items()},
         rejected_values={u: frozenset(v) for u, v in rejected_values.items()},
         chosen=frozenset(content_words(main)),
@@ -214,6 +216,7 @@ def read(text: str) -> Reading:
         picks=options(frozenset(lemma(w) for w in words(main))),
         identifiers=identifiers(text),
         fields=stated,
+        program=tool_output.program(text) if stated else "",
     )
 
 
@@ -249,7 +252,7 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]+)(?:[ \t]+#?[ \t]*|#|[ \t]*-[ \t]*)(?P<number>\d+)(?![\w])")
+_NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]++)[ \t]*+(?:[#-][ \t]*+)?(?<=[ \t#-])(?P<number>\d++)(?![\w])")
 
 
 def _explicit_unit(word: str | None) -> bool:

@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import re
 
-_PROMPT = re.compile(r"^\s*(?:\$|>|PS>|#)\s+\S")
+#: A shell prompt, or a SQL client's prompt before a statement (a bare "> " or "# " line is a quote or a
+#: heading of prose, not a command).
+_PROMPT = re.compile(r"^\s*(?:\$|PS>)\s+\S|^\s*(?:>|\w*=?[>#])\s*(?:SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH)\b",
+                     re.IGNORECASE)
 _CELL_SPLIT = re.compile(r"\t+|\s{2,}")
 _PAIR = re.compile(r"^(?P<key>[A-Za-z][\w.\- ]{0,40}?)\s*(?::(?!//)|=)\s*(?P<value>\S.*?)\s*[,;]?$")
 _INLINE = re.compile(r"(?<![\w.-])(?P<key>[A-Za-z][\w.-]*)=(?P<quote>[\"']?)(?P<value>[^\s\"',;]+)(?P=quote)")
-_COUNT = re.compile(r"\bgrep\s+(?:-\w*c\w*|--count)\s+(?P<q>[\"']?)(?P<pattern>[^\"'|]+?)(?P=q)(?:\s|$)")
-_LAST_NAME = re.compile(r"(?<![\w/.-])(?P<name>[A-Za-z][\w-]*[_.][\w.-]*\w)\s*$")
+_COUNT = re.compile(r"\bgrep\s++(?:-\w*c\w*|--count)\s++(?P<q>[\"']?)(?P<pattern>[^\"'|\s]{1,80})(?P=q)(?:\s|$)")
+_NAME_TOKEN = re.compile(r"[A-Za-z][\w.-]*\w")
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATOR_ROW = re.compile(r"^[\s|+:=-]+$")
 #: Fields that name which thing a record is about: two records naming different ones are apart.
 IDENTITY_KEYS = frozenset({"name", "topic", "id", "host", "hostname", "table", "bucket", "cluster", "database", "namespace",
                            "service", "queue", "index", "repository", "repo"})
+#: Fields most commands print about whatever they touch: they conflict only between runs of one program.
+GENERIC_KEYS = frozenset({"status", "state", "result", "ok", "message", "error", "code", "health", "ready", "phase", "age"})
 
 
 def is_tool_output(text: str) -> bool:
@@ -39,17 +44,32 @@ def is_tool_output(text: str) -> bool:
 
 
 def fields(text: str) -> dict[str, str]:
-    """The fields a tool's output states (empty for anything but tool output)."""
+    """The fields a tool's output states (empty for anything but tool output). A key printed with
+    several values (one per record: each partition's ``Leader``) states no one value and is left out."""
     if not is_tool_output(text):
         return {}
     command, *lines = [line.rstrip() for line in text.split("\n")]
     lines = [line for line in lines if line.strip()]
-    found: dict[str, str] = {}
-    found.update(_table(lines))
+    found: dict[str, str] = dict(_table(lines))
+    several: set[str] = set()
     for line in lines:
-        found.update(_pairs(line))
+        for key, value in _pairs(line).items():
+            if found.get(key, value) != value:
+                several.add(key)
+            found[key] = value
     found.update(_answer(command, lines, found))
-    return found
+    return {k: v for k, v in found.items() if k not in several}
+
+
+def program(text: str) -> str:
+    """The program a tool's output came from (the command's first word, lower case); "" for prose."""
+    if not is_tool_output(text):
+        return ""
+    words = _PROMPT_WORD.sub("", text.split("\n", 1)[0]).split()
+    return words[0].lower() if words else ""
+
+
+_PROMPT_WORD = re.compile(r"^\s*(?:\$|PS>|\w*=?[>#]|>)\s*")
 
 
 def key_words(key: str) -> tuple[str, ...]:
@@ -65,14 +85,20 @@ def same_key(a: str, b: str) -> bool:
     return bool(shorter) and longer[len(longer) - len(shorter):] == shorter
 
 
-def agreeing(a: dict[str, str], b: dict[str, str]) -> bool:
+def compared(key: str, same_program: bool) -> bool:
+    """Whether two outputs' values of ``key`` say anything about each other: never an identity field's,
+    and a generic field's (``status``) only between runs of one program."""
+    return key not in IDENTITY_KEYS and (same_program or key not in GENERIC_KEYS)
+
+
+def agreeing(a: dict[str, str], b: dict[str, str], same_program: bool = True) -> bool:
     """Two outputs state one field with one value (``size: X-Small`` / ``warehouse_size = "X-Small"``)."""
-    return any(same_key(k, other) and v == b[other] for k, v in a.items() if k not in IDENTITY_KEYS for other in b)
+    return any(same_key(k, other) and v == b[other] for k, v in a.items() if compared(k, same_program) for other in b)
 
 
-def shares_field(a: dict[str, str], b: dict[str, str]) -> bool:
+def shares_field(a: dict[str, str], b: dict[str, str], same_program: bool = True) -> bool:
     """Some field (identity fields aside) that both print, whatever its values."""
-    return any(same_key(k, other) for k in a if k not in IDENTITY_KEYS for other in b if other not in IDENTITY_KEYS)
+    return any(same_key(k, other) for k in a if compared(k, same_program) for other in b if other not in IDENTITY_KEYS)
 
 
 def counted_noun(key: str) -> str | None:
@@ -135,7 +161,8 @@ def _answer(command: str, lines: list[str], found: dict[str, str]) -> dict[str, 
     count = _COUNT.search(command)
     if count and _NUMBER.match(value):
         return {f"{_canonical_key(count.group('pattern'))} count".strip(): value}
-    name = _LAST_NAME.search(command)
-    if name and " " not in value:
-        return {_canonical_key(name.group("name")): _canonical_value(value)}
+    words = command.split()
+    name = words[-1] if words else ""
+    if _NAME_TOKEN.fullmatch(name) and ("_" in name[1:] or "." in name[1:]) and " " not in value:
+        return {_canonical_key(name): _canonical_value(value)}
     return {}

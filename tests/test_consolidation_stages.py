@@ -437,3 +437,14 @@ def test_tool_outputs_merge_on_a_field_they_share_and_never_across_fields(second
     near = _vec(SETTINGS.duplicate_similarity + 0.05)
     members = [Member(_fact(_DESCRIBED, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), near)]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_a_bare_number_a_correction_rejects_is_no_name_to_search_by() -> None:
+    """"5 now, not 3" names no value word for word: a far note that happens to say 3 of something else
+    is no target; a number ties a correction to a note only through its unit."""
+    other = _module_note("n-other", "Ledger PRs need 3 reviewers before merge.", days=5)
+    filler = [_module_note(f"n-{i}", f"Ledger note number {i} about something else.", days=5) for i in range(25)]
+    index = NoteIndex([other, *filler], np.stack([_vec(SETTINGS.correction_value_similarity + 0.02)]
+                                                 + [_vec(0.9, other=2 + i % 6) for i in range(25)]))
+    notes = _run([_correction("Ledger retries are 5 now, not 3.", "e9", _vec(1.0))], index)
+    assert "n-other" not in notes

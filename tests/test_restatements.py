@@ -149,12 +149,13 @@ def test_a_module_notes_restatement_is_said_in_its_module_or_names_it(minilm: Em
                 project="atlas", module="ledger", evidence=["e1"], created_at=at, updated_at=at)
     said = [("billing", "Confirmed billing runs on a X-Small warehouse."),
             ("ledger", "Confirmed it runs on a X-Small warehouse."),
-            ("billing", "Confirmed ledger runs on a X-Small warehouse.")]
+            ("billing", "Confirmed ledger runs on a X-Small warehouse."),
+            ("billing", "Confirmed the ledgers app runs on a X-Small warehouse.")]  # a word, not the module
     turns = [Event(event_id=f"e{i + 5}", agent_id="a1", session_id="s", project="atlas", module=module, ts=at,
                    role="user", text=text, ingested_at=at) for i, (module, text) in enumerate(said)]
     vectors = minilm.embed([t for _, t in said] + [old])
     claim = Overturned(note, ["x-small"], at, frozenset(), loser=True)
-    found = restatements(claim, turns, vectors[:3], vectors[3], ConsolidationSettings(restatement_similarity=0.0))
+    found = restatements(claim, turns, vectors[:4], vectors[4], ConsolidationSettings(restatement_similarity=0.0))
     assert [e.event_id for e in found] == ["e6", "e7"]
 
 

@@ -154,3 +154,11 @@ def test_a_frame_inside_a_wider_one_names_the_old_value_alone() -> None:
     """"The old 12 is gone" inside a clause a subject frame takes whole: the new claim keeps 36."""
     text = "The topic was repartitioned, it's 36 partitions now and the old 12 is gone."
     assert replaced(text) == ["12"] and "36 partitions" in without_replacements(text)
+
+
+@pytest.mark.parametrize(("text", "phrases"), [
+    ("The old build is over there on the shelf.", []),
+    ("We switched from Postgres 12.The new one is 15.", ["Postgres 12"]),
+])
+def test_an_old_thing_somewhere_and_a_missing_space_after_a_stop(text: str, phrases: list[str]) -> None:
+    assert replaced(text) == phrases

@@ -7,6 +7,8 @@ none is a phrasebook's sentence.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from reverie.conflicts import conflicting, different_things
@@ -51,7 +53,7 @@ def test_keys_match_by_their_last_words() -> None:
 def test_two_outputs_of_one_field_with_other_values_conflict() -> None:
     found = conflicting(DESCRIBE, HCL)
     assert found is not None and found.kind == "field"
-    assert conflicting(DESCRIBE, DESCRIBE.replace("available", "available")) is None
+    assert conflicting(DESCRIBE, "$ dbctl get orders-db\ninstance_class: db.r6g.large") is None  # one value
     assert conflicting(HCL, HCL.replace("xlarge", "large")) is not None
 
 
@@ -92,3 +94,38 @@ def test_outputs_agree_on_one_field_with_one_value() -> None:
     assert agreeing(fields(HCL), fields("$ dbctl get ledger\ninstance_class: db.r6g.xlarge"))
     assert not agreeing(fields(HCL), fields(DESCRIBE))
     assert not agreeing(fields(TABLE), fields(TABLE.replace("gold", "silver").replace("RUNNING", "STOPPED")))
+
+
+@pytest.mark.parametrize("text", [
+    "# Decision\nWe do not use tabs anymore.",            # a markdown heading, not a root prompt
+    "> quoted from the review\nStatus: done\nOwner: alice",  # a quote, not a SQL client
+])
+def test_prose_with_a_heading_or_a_quote_is_no_tool_output(text: str) -> None:
+    assert not is_tool_output(text) and fields(text) == {}
+    assert read("# Decision\nWe do not use tabs anymore.").polarity == -1
+
+
+def test_a_key_printed_once_per_record_states_no_one_value() -> None:
+    described = "$ kafka-topics --describe --topic t\nTopic: t  Partition: 0  Leader: 1\nTopic: t  Partition: 1  Leader: 2"
+    assert fields(described) == {"topic": "t"}
+
+
+def test_generic_fields_conflict_only_between_runs_of_one_program() -> None:
+    health = "$ curl -s https://web.internal/health\nstatus: ok"
+    assert conflicting(health, "$ kubectl rollout status deploy/web\nstatus: progressing") is None
+    assert conflicting(health, "$ curl -s https://web.internal/health\nstatus: degraded") is not None
+
+
+def test_a_long_output_keeps_whole_lines() -> None:
+    raw = "$ dbctl describe orders-db\n" + "".join(f"param_{i}: {'x' * 30}\n" for i in range(20)) + "size: X-Small\n"
+    kept = clean_statement(raw, tool=True)
+    assert len(kept) <= 500 and all(line == "$ dbctl describe orders-db" or line.endswith("x" * 30)
+                                     for line in kept.split("\n"))
+
+
+def test_reading_pathological_texts_takes_linear_time() -> None:
+    start = time.perf_counter()
+    for text in ("pool" + " " * 20000 + "x", "pool" + " -" * 10000 + "x", "$ run " + "a_" * 10000 + " x\nv",
+                 "$ grep -c " + "a" * 20000 + "\n3"):
+        read(text)
+    assert time.perf_counter() - start < 2.0
