@@ -33,8 +33,10 @@ from test_consolidation_memory import Fleet
     # a tool's field printed otherwise later: its old value, when it is the one field that changed
     ('$ terraform state show db | grep class\ninstance_class = "db.t3.small"',
      "$ dbctl describe db\ninstance_class: db.m7g.large", ["db.t3.small"]),
-    ("$ dbctl describe db\ninstance_class: db.t3.small\nstatus: stopped",
-     "$ dbctl describe db\ninstance_class: db.m7g.large\nstatus: available", []),
+    ("$ dbctl describe db\ninstance_class: db.t3.small\nstorage: gp2",
+     "$ dbctl describe db\ninstance_class: db.m7g.large\nstorage: gp3", []),  # two fields: which one is unknown
+    ("$ dbctl describe db\ninstance_class: db.t3.small\nstatus: stopped",  # a generic field is no rival value
+     "$ dbctl describe db\ninstance_class: db.m7g.large\nstatus: available", ["db.t3.small"]),
 ])
 def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
     assert stale_phrases(loser, winner, 0.6) == phrases
