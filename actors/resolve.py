@@ -35,6 +35,7 @@ import numpy as np
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie.conflicts import Conflict, conflict_between, different_things
 from reverie.records import Note
+from reverie.restatements import mentions
 from reverie.settings import ConsolidationSettings
 from reverie.statements import (
     Reading,
@@ -247,8 +248,7 @@ def _has_digit(text: str) -> bool:
 
 
 def _states_verbatim(phrases: Sequence[str], statement: str) -> bool:
-    lowered = statement.lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(p.lower())}(?![\w-])", lowered) for p in phrases)
+    return any(mentions(statement, p) for p in phrases)
 
 
 def _states_rejected(rejected: Mapping[str, frozenset[float]], values: Mapping[str, frozenset[float]]) -> bool:

@@ -14,7 +14,6 @@ extraction never kept.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +24,7 @@ from actors.plan import Change, Member, NoteIndex, note_id_for
 from actors.resolve import evidence_time, is_correction, live_claim
 from reverie.citations import Cited, cited_events, cites, is_cited
 from reverie.records import Event, Note
-from reverie.restatements import corrected_phrases, restates, stale_phrases
+from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
 from reverie.settings import ConsolidationSettings
 
 
@@ -109,7 +108,7 @@ def _of_its_module(note: Note, event: Event) -> bool:
     said of another module's warehouse restates nothing this module's note said."""
     if not note.scope.startswith("module:") or not note.module or not event.module or event.module == note.module:
         return True
-    return re.search(rf"(?<![\w-]){re.escape(note.module.lower())}(?![\w-])", event.text.lower()) is not None
+    return mentions(event.text, note.module)
 
 
 def attach(changes: list[Change], claim: Overturned, found: Sequence[Event], vectors: dict[tuple[str, str], np.ndarray],

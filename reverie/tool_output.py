@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from reverie import statements  # its lemma, read at call time (statements reads fields through this module)
+
 #: A shell prompt, or a SQL client's prompt before a statement (a bare "> " or "# " line is a quote or a
 #: heading of prose, not a command).
 _PROMPT = re.compile(r"^\s*(?:\$|PS>)\s+\S|^\s*(?:>|\w*=?[>#])\s*(?:SELECT|SHOW|DESCRIBE|DESC|EXPLAIN|WITH)\b",
@@ -75,7 +77,7 @@ _PROMPT_WORD = re.compile(r"^\s*(?:\$|PS>|\w*=?[>#]|>)\s*")
 def key_words(key: str) -> tuple[str, ...]:
     """``PartitionCount`` / ``partition_count`` / ``partition-count`` -> ("partition", "count")."""
     spaced = _CAMEL.sub(" ", key.strip())
-    return tuple(_singular(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+    return tuple(statements.lemma(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
 
 
 def same_key(a: str, b: str) -> bool:
@@ -113,14 +115,6 @@ def _canonical_key(key: str) -> str:
 
 def _canonical_value(value: str) -> str:
     return value.strip().strip("\"'`").strip().rstrip("/").lower()
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _pairs(line: str) -> dict[str, str]:
