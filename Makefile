@@ -14,11 +14,16 @@ run: $(WARMED)
 	$(VENV)/bin/reverie demo
 
 # lint comes first, so a finding stops the run before pytest; numba's warm-up (set-up, one core)
-# runs beside it (mypy takes the other), then the browser check.
+# runs beside it (mypy takes the other), then the browser check. pytest runs in two pytest-xdist
+# workers, a test module never split between them (its module fixtures start once): each worker is
+# a pytest session of its own with one test Ray, and the suite waits on processes, servers and
+# polls more than it computes (one worker kept 2 cores 30 % busy), so two overlap those waits.
+# `make test PYTEST_WORKERS=` runs it in one process.
+PYTEST_WORKERS ?= -n 2 --dist loadfile
 test: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint warm
 	$(MAKE) --no-print-directory browser
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_WORKERS)
 
 # Both read their rule sets from pyproject.toml (ruff: all of the tree; mypy: its `files`).
 lint: $(STAMP)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from reverie.cli import app
+from reverie.cli import app, console
 from serving import MINILM_NAMESPACE
 
 runner = CliRunner()
@@ -32,7 +32,7 @@ def test_the_demo_runs_the_fleet_sample_end_to_end_and_its_numbers_agree(
     """The demo joins the session's Ray and Serve (``--port``: the app is deployed beside the others
     and deleted at the end) and, through its namespace, the session's MiniLM embedding service, which
     it finds running and leaves so; everything else it starts is its own, as under `reverie demo`."""
-    monkeypatch.setenv("COLUMNS", "220")
+    monkeypatch.setattr(console, "width", 220)  # not COLUMNS: a pytest-xdist worker sets it before the import
     monkeypatch.setenv("REVERIE_ACTORS__NAMESPACE", MINILM_NAMESPACE)
     store = tmp_path / "store"
     result = runner.invoke(app, ["demo", "--data", str(store), "--port", str(serve_session)])
