@@ -1,4 +1,4 @@
-"""The fleet benchmark's ``split`` option: tune on dev or dev2 without running the held-out scenario."""
+"""The fleet benchmark's ``split`` option: tune on dev, dev2 or dev3 without running the held-out scenario."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from reverie.settings import Settings
     ("quick", {"split": "dev"}, ("dev",)),
     ("full", {"split": "dev2"}, ("dev2",)),
     ("quick", {"split": "dev2"}, ("dev2",)),
+    ("full", {"split": "dev3"}, ("dev3",)),
+    ("quick", {"split": "dev3"}, ("dev3",)),
     ("full", {"split": "heldout"}, ("heldout",)),
     ("full", {"split": "both"}, ("heldout", "dev")),
 ])
