@@ -256,8 +256,8 @@ def _rule_type(event: Event, salience: Salience) -> NoteType | None:
         return "preference" if "preference" in cues and _FIRST_PERSON.search(event.text) else "constraint"
     for cue, note_type in (("constraint", "constraint"), ("preference", "preference"), ("recovered", "lesson"),
                            ("lesson", "lesson"), ("outcome", "lesson"), ("addressed", "preference")):
-        if cue == "recovered" and event.role in ("tool", "system"):
-            continue  # a passing run after a failure is evidence; the lesson is what someone says about it
+        if cue in ("recovered", "lesson") and event.role in ("tool", "system"):
+            continue  # a tool's output is evidence (an error that "caught" something too); the lesson is what someone says
         if cue in cues:
             return note_type  # type: ignore[return-value]
     return "lesson" if "tag:success" in cues else None

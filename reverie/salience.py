@@ -73,14 +73,15 @@ _ADDRESSED = re.compile(
     r"|\bwhen you\b[^.?!]*\b(?:me|my)\b"
     r"|\bmy\s+(?:\w+\s+){0,3}(?:should|must|needs? to|has to|have to)\b",
     re.IGNORECASE)
-_LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
+_NOT_ADDRESSED = re.compile(r"\blet me\b|\bgive me\s+(?:a|an|one|two|five|ten|\d+|some|a few|a couple of)?\s*"
+                    r"(?:min(?:ute)?|sec(?:ond)?|moment|bit|while|hour)s?\b", re.IGNORECASE)  # not how to serve them: a pause
 _MIN_CONTENT_WORDS = 3
 _CHATTER_WORDS = frozenset("""
 thanks thank you thx ty ok okay k great cool nice perfect sure yes yep yeah no nope fine good
 looks look sounds sound done running run checking check looking into on it will do doing working
 now let me see one moment sec second wait hold got noted alright right awesome lgtm np the a
 tests test again retrying trying starting start going ahead here we go finished finish complete completed
-wrapped step set bit part
+wrapped step set bit part cheers bye
 """.split())
 _PROGRESS = re.compile(
     r"^\s*(?:running|checking|looking|working|starting|retrying|trying|on it|one moment|give me)\b",
@@ -174,7 +175,7 @@ def spoken_cues(event: Event) -> list[str]:
     if event.role not in ("user", "assistant") or text.endswith("?") or len(content_words(text)) < _MIN_CONTENT_WORDS:
         return []
     found = []
-    if event.role == "user" and event.kind in ("message", "feedback") and _ADDRESSED.search(_LET_ME.sub(" ", text)):
+    if event.role == "user" and event.kind in ("message", "feedback") and _ADDRESSED.search(_NOT_ADDRESSED.sub(" ", text)):
         found.append("addressed")
     if event.kind == "outcome":
         found.append("outcome")

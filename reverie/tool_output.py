@@ -16,7 +16,9 @@ whose names differ are about different things. Pure functions of the text.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 
 from reverie import statements  # its lemma, read at call time (statements reads fields through this module)
 
@@ -54,11 +56,10 @@ def fields(text: str) -> dict[str, str]:
     lines = [line for line in lines if line.strip()]
     found: dict[str, str] = dict(_table(lines))
     several: set[str] = set()
-    for line in lines:
-        for key, value in _pairs(line).items():
-            if found.get(key, value) != value:
-                several.add(key)
-            found[key] = value
+    for key, value in [*_json_leaves(lines), *(pair for line in lines for pair in _pairs(line).items())]:
+        if found.get(key, value) != value:
+            several.add(key)
+        found[key] = value
     found.update(_answer(command, lines, found))
     return {k: v for k, v in found.items() if k not in several}
 
@@ -131,6 +132,27 @@ def _pairs(line: str) -> dict[str, str]:
     return {k: v for k, v in found.items() if k and v}
 
 
+def _json_leaves(lines: list[str]) -> list[tuple[str, str]]:
+    """A JSON object printed whole (``jq``, ``cat x.json``, an API's reply): each scalar under its own
+    key, at any depth (``{"checkpoint": {"dir": "gs://…"}}`` -> ``dir``); lists are records, left out."""
+    body = "\n".join(lines).strip()
+    if not body.startswith("{"):
+        return []
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return []
+    return list(_leaves(parsed)) if isinstance(parsed, dict) else []
+
+
+def _leaves(obj: dict[str, object]) -> Iterator[tuple[str, str]]:
+    for key, value in obj.items():
+        if isinstance(value, dict):
+            yield from _leaves(value)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool) and _canonical_key(key):
+            yield _canonical_key(key), _canonical_value(str(value))
+
+
 def _table(lines: list[str]) -> dict[str, str]:
     """A ``|`` table's header over its one data row: each column's value."""
     rows = [_cells(line) for line in lines if "|" in line and not _SEPARATOR_ROW.match(line)]
@@ -155,8 +177,17 @@ def _answer(command: str, lines: list[str], found: dict[str, str]) -> dict[str, 
     count = _COUNT.search(command)
     if count and _NUMBER.match(value):
         return {f"{_canonical_key(count.group('pattern'))} count".strip(): value}
-    words = command.split()
-    name = words[-1] if words else ""
-    if _NAME_TOKEN.fullmatch(name) and ("_" in name[1:] or "." in name[1:]) and " " not in value:
-        return {_canonical_key(name): _canonical_value(value)}
+    name = _asked_name(command)
+    if name and ("_" in name[1:] or "." in name[1:]) and " " not in value:
+        return {_canonical_key(name.rsplit(".", 1)[-1]) if "." in name else _canonical_key(name): _canonical_value(value)}
     return {}
+
+
+def _asked_name(command: str) -> str:
+    """The name a command ends by asking for: ``-raw landing_uri``, ``print(torch.version.cuda)'``,
+    ``--format 'value(config.machineType)'`` (its last dotted part is the field: ``cuda``)."""
+    words = command.split()
+    last = words[-1].rstrip("'\")") if words else ""
+    if "(" in last:
+        last = last.rsplit("(", 1)[-1]
+    return last if _NAME_TOKEN.fullmatch(last) else ""
