@@ -21,6 +21,7 @@ def _event(i: int, text: str, role: str = "user", tags: list[str] | None = None,
 @pytest.mark.parametrize("text", [
     "thanks", "ok", "ok, running it now", "running it now", "checking", "thanks, looks good", "Thank you!",
     "running tests", "on it", "sounds good", "LGTM", "one moment", "Good, we're done", "Done with that step",
+    "All done here, cheers.", "ok bye",
 ])
 def test_chatter_is_never_salient_even_when_tagged(text: str) -> None:
     assert is_chatter(text)
@@ -74,6 +75,30 @@ def test_a_passing_tool_run_after_a_failure_is_evidence_not_a_lesson() -> None:
     scored = [Scored(e, s) for e, s in zip(events, assess_session(events), strict=True)]
     assert "recovered" in scored[1].salience.cues
     assert RuleExtractor(0.5).extract(scored) == []
+
+
+def test_an_error_a_tool_printed_is_evidence_even_when_its_words_sound_like_a_lesson() -> None:
+    events = [
+        _event(1, "Traceback: the health probe caught a deadlock in worker 3 (timeout after 30 s)", role="tool",
+               kind="tool_result", tags=["error"]),
+        _event(2, "Lesson: the probe's 30 s timeout hides deadlocks; a 5 s one surfaces them.", role="assistant",
+               kind="outcome"),
+    ]
+    scored = [Scored(e, s) for e, s in zip(events, assess_session(events), strict=True)]
+    assert "lesson" in scored[0].salience.cues
+    assert [c.evidence for c in RuleExtractor(0.5).extract(scored)] == [["e2"]]
+
+
+@pytest.mark.parametrize("text", [
+    "Hold on, give me a couple of minutes to go over the diff carefully.",
+    "Give me a sec to look through these logs properly.",
+])
+def test_asking_for_a_pause_is_not_a_preference(text: str) -> None:
+    assert "addressed" not in assess(_event(1, text)).cues
+
+
+def test_how_to_reach_someone_is_still_a_preference() -> None:
+    assert "addressed" in assess(_event(1, "Give me the summary as three bullet points every morning.")).cues
 
 
 def test_a_constraint_stated_again_is_marked_repeated() -> None:

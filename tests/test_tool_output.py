@@ -31,6 +31,12 @@ COUNT = "$ kubectl get pods -n search | grep -c 'Running'\n6"
     (TABS, {"queue": "jobs", "consumer count": "8", "durable": "true"}),
     (COUNT, {"running count": "6"}),
     ("$ terraform output -raw orders_backup_bucket\ns3://orders-backup-eu/", {"order backup bucket": "s3://orders-backup-eu"}),
+    ('$ curl -s localhost:9200/_cluster/settings\n{"persistent": {"cluster": {"max_shards_per_node": 3000}},\n'
+     ' "transient": {}, "nodes": ["a", "b"], "read_only": false}', {"max shard per node": "3000"}),
+    ("$ python -c 'import numpy; print(numpy.__version__)'\n2.1.3", {"version": "2.1.3"}),
+    ("$ aws rds describe-db-instances --query 'DBInstances[0].EngineVersion' --output text\n16.4", {}),
+    ("$ gcloud sql instances describe orders --format 'value(settings.tier)'\ndb-custom-4-16384",
+     {"tier": "db-custom-4-16384"}),
 ])
 def test_the_fields_a_tool_prints(text: str, expected: dict[str, str]) -> None:
     assert fields(text) == expected
