@@ -89,6 +89,10 @@ def _frame(pattern: str, *, subject: bool = False, refuse: str | None = None, ne
 
 
 _PERSONAL = r"^(?:i|we|you|they|he|she|nobody|no\s+one|nothing)\b"
+#: One token that names a value: with a digit or a path's, URL's or identifier's punctuation (``12.4``,
+#: ``gs://bucket``, ``g2-standard-48``, ``snake_case``), or capitalised (``Postgres``).
+_VALUE_TOKEN = r"(?:[\w.+-]*\d(?:[\w.:/@#+-]*[\w/])?|[\w-]+(?:://|[/_.:])[\w.:/@#+-]*\w|(?-i:[A-Z])[\w.+-]*\w)"
+_NOT_A_VALUE = rf"^(?!(?:(?:the|our|my|a|an)\s+)?{_VALUE_TOKEN}(?:\s+[\w-]+){{0,2}}$)"
 _NOT_A_NAME = rf"^(?!(?:{_NAME}(?:\s+|$))+$)|^(?:this|that|it|he|she|they|we|i|there|here|which|what|who)\b"
 
 #: A verb of ending or of change names the old value. Guarded: never under a hedge or a negation.
@@ -116,8 +120,9 @@ ENDING = (
     _frame(rf"(?<!\s)\s+handed\s+(?:over|off|(?:[\w-]+\s+){{0,3}}?{_ROLE}\b(?:{_SPAN})?\s+(?:over\s+)?to)\b"
            rf"(?![^,;.!?]{{0,{_MOST}}}?\b{_WHILE}\b)", subject=True, needs="handed"),
     # "Version 2.0 is out", "the PR is closed" and "the logs are gone after seven days" put nothing out of force
-    _frame(r"(?:(?<!\s)\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:retired|deprecated|obsolete|history"
-           rf"|a\s+thing\s+of\s+the\s+past|no\s+more|gone(?=\s*(?:$|{_STOP})|\s+(?:now|for\s+good)\b))\b(?:\s+now)?",
+    _frame(r"(?:(?<!\s)\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:retired|deprecated|obsolete|history|decommissioned"
+           r"|(?<=now\s)read-only|read-only(?=\s+now\b)|a\s+thing\s+of\s+the\s+past|no\s+more"
+           rf"|gone(?:\s+from\s+(?:the\s+)?[\w-]+)?(?=\s*(?:$|{_STOP})|\s+(?:now|for\s+good)\b))\b(?:\s+now)?",
            subject=True),
     _frame(r"\bafter\s+(?P<old>(?-i:[A-Z])[\w'-]*)\s+(?:left|quit|moved\s+teams|moved\s+on|stepped\s+down|retired"
            r"|resigned)\b", needs="after"),
@@ -174,6 +179,15 @@ EARLIER = (
            r"|any\s+longer)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b", needs="what"),
     _frame(rf"\b(?:good)?bye(?:\s+bye)?,?\s+{_OLD},\s*hello\b", needs="hello"),
     _frame(rf"{_START}no\s+more\s+(?!(?:than|for|from|of|to)\b){_OLD}{_END}", needs="more"),
+    # "stop assuming 12.4": a belief named as wrong
+    _frame(rf"\b(?:stop|quit)\s+(?:assuming|thinking|saying|claiming|quoting|believing|expecting|telling\s+people)"
+           rf"\s+(?:that\s+)?(?:it's\s+|it\s+is\s+)?{_OLD}{_END}", needs="ing"),
+    # "g2-standard-48 was never approved", "11.8 never shipped": a named value that never held
+    _frame(r"(?<!\s)\s+(?:was|were|has|have|had)?\s*never\s+(?:been\s+)?(?:approved|shipped|released|existed"
+           r"|supported|deployed|rolled\s+out|went\s+live|the\s+case|true)\b", subject=True, needs="never",
+           refuse=rf"^(?:that|this|these|those|it|i|we|you|they|he|she)\b|{_NOT_A_VALUE}"),
+    # "so it's not gs://old-bucket": a named value denied (a plain word - "it's not clear" - is no value)
+    _frame(rf"\b(?:it|that)(?:'s|\s+is|\s+was)\s+not\s+(?P<old>{_VALUE_TOKEN}){_END}", needs="not"),
     _frame(rf"(?<!\s)\s+(?:is|are)\s+the\s+new\s+(?P<old>{_NAME}(?:\s+{_NAME})?)", refuse=_NOT_A_NAME, needs="new"),
 )
 
@@ -224,7 +238,7 @@ _GREETING = 400
 #: "as I wrote yesterday" dates the earlier statement, not the change.
 _REPORTED = re.compile(r"\b(?:as|like)\s+(?:I|we|you)\s+(?:said|wrote|told\s+you|mentioned)\s+\w+", _I)
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
-_CLAUSE_MARK = re.compile(rf"[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d)")
+_CLAUSE_MARK = re.compile(rf"[,;!?(\u2014\u2013]|{_COLON}|\.(?!\d|(?-i:[a-z]))")  # not the dot inside r6g.large
 _RELATIVE_LAST = re.compile(r"\b(?:what|whatever|which|who|that)\s*$", _I)  # "what no longer serves you" describes
 _PRONOUN_LAST = re.compile(r"\b(?:i|we|you|they|he|she|it|this|that|there|who|which|what)$", _I)
 _CONJUNCTION = re.compile(r"\s*(?:(?:and|but|so|because|since|now\s+that|which|that)\s+)+", _I)
@@ -330,6 +344,8 @@ def _matches(text: str, lowered: str, frames: tuple[Frame, ...]) -> Iterator[Hit
 def _subject(text: str, at: int) -> tuple[str, int]:
     """The clause's words before ``at`` (a leading conjunction aside), and where they start."""
     clause = _clause_before(text, at)
+    if len(clause) > 2 * _MOST:
+        return "", at  # no name is that long (and reading each of many such clauses whole was quadratic)
     lead = _CONJUNCTION.match(clause)
     subject = clause[lead.end():] if lead else clause
     return subject.strip(), at - len(subject.lstrip())

@@ -69,7 +69,8 @@ def test_long_texts_are_read_in_linear_time() -> None:
     """A frame tried at each character of a long token, or a lazy scan to the end of a long clause
     from each frame word, once took seconds on 20 KB ("x" * 20000: 7 s)."""
     texts = ["x" * 20_000, "https://example.com/" + "a/b.c-d_" * 2_500, "no " * 5_000, "a, " * 5_000,
-             " " * 20_000, "A" * 40 + " x is the new Foo"]
+             " " * 20_000, "A" * 40 + " x is the new Foo", "it's not " + "a_" * 10_000, "x never " * 3_000,
+             "stop assuming " * 2_000, "y is read-only now " * 1_000]
     began = time.perf_counter()
     for text in texts:
         for reading in (replaced, says_replacement, without_replacements):
@@ -154,6 +155,29 @@ def test_a_frame_inside_a_wider_one_names_the_old_value_alone() -> None:
     """"The old 12 is gone" inside a clause a subject frame takes whole: the new claim keeps 36."""
     text = "The topic was repartitioned, it's 36 partitions now and the old 12 is gone."
     assert replaced(text) == ["12"] and "36 partitions" in without_replacements(text)
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("The ingest box runs Debian 12, so quit assuming 11.", "11"),
+    ("The cache tier is r7g.large; r6g.large was never approved by finance.", "r6g.large"),
+    ("We compile with clang 17 — gcc-13 never shipped in that image.", "gcc-13"),
+    ("I've read from s3://feeds-v2 all morning, so it's not s3://feeds-v1.", "s3://feeds-v1"),
+    ("The backups go to the vault in Frankfurt; eu-west-1 is read-only now.", "eu-west-1"),
+    ("Rebuilt on Node 22; the 20.11 images are gone from the registry.", "20.11 images"),
+])
+def test_beliefs_stopped_values_that_never_held_and_denied_names(text: str, phrase: str) -> None:
+    """"Stop assuming X", "X was never approved", "X never shipped", "it's not X" (X a named value),
+    "X is read-only now", "the X images are gone from the registry"."""
+    assert replaced(text) == [phrase] and says_replacement(text)
+
+
+@pytest.mark.parametrize("text", [
+    "It's not clear why the nightly build broke.", "I never approved that design.",
+    "The archive is read-only but anyone can search it.", "That feature was never released to customers.",
+    "The logs are gone after seven days.",
+])
+def test_plain_denials_and_standing_states_replace_nothing(text: str) -> None:
+    assert replaced(text) == []
 
 
 @pytest.mark.parametrize(("text", "phrases"), [
