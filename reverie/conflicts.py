@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read
-from reverie.tool_output import IDENTITY_KEYS, compared, same_key
+from reverie.tool_output import compared, same_identity, same_key
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
 
@@ -41,7 +41,8 @@ def different_things(a: Reading, b: Reading) -> bool:
     ("db 5433" beside "-p 5433 db 5433" names the same thing twice, not another one.)"""
     if a.identifiers and b.identifiers and not a.identifiers & b.identifiers:
         return True
-    return any(a.fields[key] != b.fields[key] for key in IDENTITY_KEYS & a.fields.keys() & b.fields.keys())
+    return any(value != b.fields[other] for key, value in a.fields.items() for other in b.fields
+               if same_identity(key, other))
 
 
 def conflict_between(a: Reading, b: Reading) -> Conflict | None:

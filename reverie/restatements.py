@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from reverie.statements import asserts, read, replaced, stated_values, without_replacements
-from reverie.tool_output import GENERIC_KEYS, IDENTITY_KEYS, same_key
+from reverie.tool_output import GENERIC_KEYS, is_identity, same_key
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
 MAX_PHRASE_WORDS = 6
@@ -64,7 +64,7 @@ def changed_fields(old: dict[str, str], new: dict[str, str]) -> list[str]:
     ``size: X-Small`` against ``warehouse_size = "Medium"``), identity and generic fields and plain words
     (``true``) aside; as for numbers,
     with two fields changed which one was replaced is unknown, so neither is taken."""
-    gone = {value for key, value in old.items() if key not in IDENTITY_KEYS and key not in GENERIC_KEYS
+    gone = {value for key, value in old.items() if not is_identity(key) and key not in GENERIC_KEYS
             and any(same_key(key, other) and other_value != value for other, other_value in new.items())}
     named = len(gone) == 1 and all(len(tokens(v)) <= MAX_PHRASE_WORDS and v not in _PLAIN_WORDS for v in gone)
     return sorted(gone) if named else []

@@ -36,7 +36,8 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATOR_ROW = re.compile(r"^[\s|+:=-]+$")
 #: Fields that name which thing a record is about: two records naming different ones are apart.
 IDENTITY_KEYS = frozenset({"name", "topic", "id", "host", "hostname", "table", "bucket", "cluster", "database", "namespace",
-                           "service", "queue", "index", "repository", "repo"})
+                           "service", "queue", "index", "repository", "repo", "run", "job", "deployment", "pipeline",
+                           "workflow", "pod"})
 #: Fields most commands print about whatever they touch: they conflict only between runs of one program.
 GENERIC_KEYS = frozenset({"status", "state", "result", "ok", "message", "error", "code", "health", "ready", "phase", "age"})
 
@@ -81,6 +82,21 @@ def key_words(key: str) -> tuple[str, ...]:
     return tuple(statements.lemma(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
 
 
+def is_identity(key: str) -> bool:
+    """The key names which thing a record is about: ``name``, ``run``, ``run name``, ``job id`` (not
+    ``landing bucket``: a bucket named as a setting's value is the fact, not the record's name)."""
+    words = key.split()
+    return key in IDENTITY_KEYS or (len(words) > 1 and words[-1] in ("name", "id"))
+
+
+def same_identity(a: str, b: str) -> bool:
+    """Two identity keys of one thing: ``run`` and ``run name`` (a name or id of a run), or one key."""
+    def subject(key: str) -> str:
+        words = key.split()
+        return " ".join(words[:-1]) if len(words) > 1 and words[-1] in ("name", "id") else key
+    return is_identity(a) and is_identity(b) and (same_key(a, b) or subject(a) == subject(b))
+
+
 def same_key(a: str, b: str) -> bool:
     """One key ends with the other: ``size`` and ``warehouse size`` name one field."""
     first, second = a.split(), b.split()
@@ -91,7 +107,7 @@ def same_key(a: str, b: str) -> bool:
 def compared(key: str, same_program: bool) -> bool:
     """Whether two outputs' values of ``key`` say anything about each other: never an identity field's,
     and a generic field's (``status``) only between runs of one program."""
-    return key not in IDENTITY_KEYS and (same_program or key not in GENERIC_KEYS)
+    return not is_identity(key) and (same_program or key not in GENERIC_KEYS)
 
 
 def agreeing(a: dict[str, str], b: dict[str, str], same_program: bool = True) -> bool:
@@ -101,7 +117,7 @@ def agreeing(a: dict[str, str], b: dict[str, str], same_program: bool = True) ->
 
 def shares_field(a: dict[str, str], b: dict[str, str], same_program: bool = True) -> bool:
     """Some field (identity fields aside) that both print, whatever its values."""
-    return any(same_key(k, other) for k in a if compared(k, same_program) for other in b if other not in IDENTITY_KEYS)
+    return any(same_key(k, other) for k in a if compared(k, same_program) for other in b if not is_identity(other))
 
 
 def counted_noun(key: str) -> str | None:

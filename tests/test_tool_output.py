@@ -83,6 +83,16 @@ def test_records_of_other_things_are_apart() -> None:
     assert conflicting(TABLE, other) is None
 
 
+def test_a_run_named_in_json_and_in_a_table_is_one_record_and_other_runs_are_apart() -> None:
+    """``job`` / ``job name`` name one record: a JSON job spec and a table row of one job conflict on their
+    replica count; the spec of another job is another thing."""
+    spec = '$ cat jobs/ingest.json\n{"job": "ingest-nightly", "replicas": 6, "queue_depth": 50}'
+    table = "> SELECT job_name, replicas FROM jobs WHERE job_name = 'ingest-nightly';\njob_name | replicas\ningest-nightly | 4"
+    other = '$ cat jobs/export.json\n{"job": "export-hourly", "replicas": 2, "queue_depth": 50}'
+    assert conflicting(spec, table) is not None and conflicting(table, spec) is not None
+    assert different_things(read(spec), read(other)) and conflicting(spec, other) is None
+
+
 def test_a_tool_output_has_no_polarity() -> None:
     """``warn_after: none`` prints a setting; it negates nothing a prose note says."""
     assert read("$ yq .freshness sources.yml\nerror_after: 6 hours\nwarn_after: none").polarity == 1
