@@ -121,7 +121,7 @@ ENDING = (
            rf"(?![^,;.!?]{{0,{_MOST}}}?\b{_WHILE}\b)", subject=True, needs="handed"),
     # "Version 2.0 is out", "the PR is closed" and "the logs are gone after seven days" put nothing out of force
     _frame(r"(?:(?<!\s)\s+(?:is|are)|'s|'re)\s+(?:now\s+)?(?:retired|deprecated|obsolete|history|decommissioned"
-           r"|(?<=now\s)read-only|read-only(?=\s+now\b)|a\s+thing\s+of\s+the\s+past|no\s+more"
+           r"|(?<=now\s)read-only|read-only(?=\s+now\b)|dead\s+to\s+(?:me|us)|a\s+thing\s+of\s+the\s+past|no\s+more"
            rf"|gone(?:\s+from\s+(?:the\s+)?[\w-]+)?(?=\s*(?:$|{_STOP})|\s+(?:now|for\s+good)\b))\b(?:\s+now)?",
            subject=True),
     _frame(r"\bafter\s+(?P<old>(?-i:[A-Z])[\w'-]*)\s+(?:left|quit|moved\s+teams|moved\s+on|stepped\s+down|retired"
@@ -212,7 +212,10 @@ CHANGE_WORDS = re.compile(
     r"|change\s+of\s+plans?|from\s+now\s+on|from\s+today|(?:policy|rule|process|plan)\s+(?:has\s+)?changed"
     r"|(?:the|our|my|your|their|this|that)\s+(?:[\w-]+\s+){0,3}(?:has|have)\s+changed|(?:is|are)\s+now(?=\s+\w)"
     r"|now\s+(?:\w+\s+)?(?:want|wants|use|uses|need|needs|live|lives|run|runs|listens?|should|must|goes|go))\b"
-    r"|\b(?:no\s+longer|used\s+to)\b|\bany\s*more\b(?!\s+[a-z])|\bany\s+longer\b",
+    r"|\b(?:no\s+longer|used\s+to)\b|\bany\s*more\b(?!\s+[a-z])|\bany\s+longer\b"
+    r"|\b(?:I|we)(?:\s+have|'ve)?\s+(?:moved|switched|migrated|changed)\s+(?:\w+\s+)?(?:over\s+)?to\b"
+    r"|\bstandardi[sz]ed\s+on\b|\bas\s+of\s+(?:this|today|now|\d)|\bthese\s+days\b|\bnowadays\b"
+    r"|\bsuits?\s+(?:me|us)\s+better\b|\b(?:is|are)\s+the\s+new\s+default\b",
     _I,
 )
 _LAPSE_WORDS = re.compile(r"^(?:no\s+longer|used\s+to|any\s*more|any\s+longer)$", _I)

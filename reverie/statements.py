@@ -383,8 +383,10 @@ def _rejections(text: str) -> list[tuple[str, int]]:
 
 
 #: Words that point at the old value without being it: "anything that says X", "turns out X".
-_POINTER = re.compile(r"^(?:(?:anything|everything|whatever|whoever|any\s+\w+|all|what)\s+(?:that\s+|which\s+)?"
-                      r"(?:says?|said|mentions?|mentioned|claims?|claimed|states?|stated|shows?|lists?|listed)\s+"
+_POINTER = re.compile(r"^(?:(?:anything|everything|whatever|whoever|any\s+\w+|all|what)\s+(?:notes?\s+|docs?\s+)?"
+                      r"(?:that\s+|which\s+)?"
+                      r"(?:says?|said|saying|mentions?|mentioned|mentioning|claims?|claimed|claiming|states?|stated"
+                      r"|stating|shows?|showing|lists?|listed|listing|points?\s+(?:at|to)|pointing\s+(?:at|to))\s+"
                       r"|turns?\s+out\s+(?:that\s+)?|turned\s+out\s+(?:that\s+)?)", re.IGNORECASE)
 
 

@@ -171,6 +171,23 @@ def test_beliefs_stopped_values_that_never_held_and_denied_names(text: str, phra
     assert replaced(text) == [phrase] and says_replacement(text)
 
 
+@pytest.mark.parametrize(("text", "phrases"), [
+    ("We standardised on ruff at the offsite, so that's what the repo uses.", []),
+    ("I've switched over to dark mode for the dashboards.", []),
+    ("As of this sprint it's trunk-based development for everyone.", []),
+    ("Tabs suit me better for Makefiles.", []),
+    ("For the record, the index lives on the NVMe pool these days.", []),
+    ("Squash merges are the new default for the monorepo.", []),
+    ("Reviews: the two-approver rule is dead to us. One approver.", ["two-approver rule"]),
+    ("Anything mentioning port 8080 is outdated; the gateway listens on 8443.", ["port 8080"]),
+    ("Whatever docs point at the wiki runbook are stale.", ["wiki runbook"]),
+])
+def test_a_change_said_without_its_old_value_and_pointers_at_it(text: str, phrases: list[str]) -> None:
+    """A change worded as a decision, a date from which it holds, a taste that suits better, or a new
+    default; pointers ("anything mentioning X", "whatever docs point at X") are not part of X."""
+    assert says_replacement(text) and replaced(text) == phrases
+
+
 @pytest.mark.parametrize("text", [
     "It's not clear why the nightly build broke.", "I never approved that design.",
     "The archive is read-only but anyone can search it.", "That feature was never released to customers.",
