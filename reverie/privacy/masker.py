@@ -13,6 +13,8 @@ from reverie.privacy.configs import config_detectors
 from reverie.privacy.cookies import SessionCookies
 from reverie.privacy.encoded import SecretData
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
+from reverie.privacy.http_exports import http_export_detectors
+from reverie.privacy.messaging import messaging_detectors
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
 from reverie.privacy.personal import PhoneDetector, personal_data_detectors
@@ -20,7 +22,9 @@ from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.providers import provider_detectors
 from reverie.privacy.ruleset import load_ruleset
+from reverie.privacy.tool_keys import tool_key_detectors
 from reverie.privacy.values import filler
+from reverie.privacy.webhooks import webhook_detectors
 from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
@@ -63,8 +67,9 @@ def rank(label: str) -> int:
 
 def secret_detectors() -> tuple[Detector, ...]:
     found: tuple[Detector, ...] = (
-        load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(), *config_detectors(),
-        *call_detectors(), *command_line_detectors(), *prose_secret_detectors(), SessionCookies())
+        load_ruleset(), *plugin_detectors(), *provider_detectors(), *tool_key_detectors(), *messaging_detectors(),
+        *webhook_detectors(), *own_secret_detectors(), *config_detectors(), *call_detectors(),
+        *command_line_detectors(), *prose_secret_detectors(), *http_export_detectors(), SessionCookies())
     return (*found, SecretData(found, rank))  # a Kubernetes Secret's base64 values, decoded, by the others
 
 
