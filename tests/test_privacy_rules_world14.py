@@ -150,6 +150,18 @@ def test_a_session_cookie_in_a_har_header_record(masker: Masker) -> None:
     assert labels(masker, text) == ["session_cookie"]
 
 
+# ---- card numbers ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("card", ["6521.4782.4504.0006", "2452\u00a08838\u00a07371\u00a06789"])
+def test_a_card_number_grouped_by_dots_or_no_break_spaces(masker: Masker, card: str) -> None:
+    assert masker.mask(f"Karte: {card} (gültig bis 04/29)").text == "Karte: [PII:card_number] (gültig bis 04/29)"
+
+
+def test_a_number_of_a_length_the_scheme_does_not_issue_is_no_card(masker: Masker) -> None:
+    # 15 digits under a Mastercard prefix, Luhn-valid: a French NIR, not a card
+    assert labels(masker, "Dupont;Claire;258174143337725;Lyon") == ["fr_nir"]
+
+
 # ---- new regexes stay linear ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", [

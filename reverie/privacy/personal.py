@@ -394,8 +394,11 @@ MESSAGE_API_NUMBER = re.compile(r"(?i)(?<![\w.\-])(?:to|from)=(?P<v>(?:\+|%2B)\d
 # ---- cards and IBANs -------------------------------------------------------------------------------
 
 # Chinese and Japanese set no space around a number ("银行卡6264 6154 2134 4881被扣了"): a letter of
-# those scripts may touch it, as a phone number's (PHONE_CANDIDATE).
-CARD = re.compile(rf"(?:(?<![\w\-.])|(?<=[{CJK}]))\d(?:[ \-]?\d){{12,22}}(?:(?![\w\-]|\.\d)|(?=[{CJK}]))")
+# those scripts may touch it, as a phone number's (PHONE_CANDIDATE). The groups as printed on the card
+# may be joined by spaces, hyphens, dots (``6522.5552.9302.0680``) or no-break spaces (a copy from a web
+# page or a spreadsheet).
+CARD_SEPARATOR = "[ \\-.\u00a0]"
+CARD = re.compile(rf"(?:(?<![\w\-.])|(?<=[{CJK}]))\d(?:{CARD_SEPARATOR}?\d){{12,22}}(?:(?![\w\-]|\.\d)|(?=[{CJK}]))")
 # Issuer identification numbers of the major schemes (ISO/IEC 7812; Visa, Mastercard incl. the 2-series,
 # Amex, Diners, Discover, JCB, UnionPay, Maestro).
 CARD_PREFIX = re.compile(
@@ -422,8 +425,8 @@ CARD_WORD_BEFORE = re.compile(
 
 def card_span(text: str, match: re.Match[str]) -> Span | None:
     """The longest run of leading groups that forms a card number (prefix, length, Luhn)."""
-    groups = re.split(r"[ \-]", match.group(0))
-    separators = set(re.findall(r"[ \-]", match.group(0)))
+    groups = re.split(CARD_SEPARATOR, match.group(0))
+    separators = set(re.findall(CARD_SEPARATOR, match.group(0)))
     if len(groups) > 1 and (len(groups[0]) != 4 or len(separators) > 1):
         return None
     named = CARD_WORD_BEFORE.search(line_before(text, match.start())) is not None
@@ -435,9 +438,17 @@ def card_span(text: str, match: re.Match[str]) -> Span | None:
     return None
 
 
+# The lengths the largest schemes issue (Visa, "Visa Core Rules": 13 to 19 digits, 13, 16 or 19 in use;
+# Mastercard, "Mastercard Rules": 16 digits for its 51-55 and 2221-2720 ranges; American Express: 15):
+# a 15-digit number under a Mastercard prefix is something else (a French NIR, ``2 58 11 …``).
+SCHEME_LENGTHS = ((re.compile(r"4"), (13, 16, 19)), (re.compile(r"5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)"), (16,)),
+                  (re.compile(r"3[47]"), (15,)))
+
+
 def card_number_valid(digits: str, grouped: bool = False) -> bool:
     prefixed = CARD_PREFIX.match(digits) is not None or (grouped and GROUPED_CARD_PREFIX.match(digits) is not None)
-    return prefixed and luhn.is_valid(digits)
+    scheme = next((lengths for prefix, lengths in SCHEME_LENGTHS if prefix.match(digits)), None)
+    return prefixed and (scheme is None or len(digits) in scheme) and luhn.is_valid(digits)
 
 
 def iban_span(text: str, match: re.Match[str]) -> Span | None:
