@@ -46,7 +46,10 @@ What is found, and by what (one module each):
   a door code after a word that names it, a generated value in reply to a request for a password);
 - ``personal``: e-mail addresses (also non-ASCII, percent-encoded, or spelled out as
   ``[at]``/``dot``), phone numbers (libphonenumber, in the regions
-  ``REVERIE_PRIVACY__PHONE_REGIONS`` names), card numbers and IBANs (python-stdnum);
+  ``REVERIE_PRIVACY__PHONE_REGIONS`` names; any region's under a column named for phones, also of a
+  printed DataFrame: ``aligned_tables``), card numbers and IBANs (python-stdnum);
+- ``bank_accounts``: US bank account numbers beside a named ABA routing number and in NACHA entry
+  detail records (the routing number, public, is no phone number and stays);
 - ``national``: national identifiers (US SSN, UK NINO, Canadian SIN, French NIR, German
   Steuer-IdNr, Indian Aadhaar, Spanish DNI and NIE, Italian codice fiscale, Dutch BSN, Brazilian
   CPF, Polish PESEL, Swedish personnummer, Finnish henkilötunnus, Danish CPR, Belgian national
@@ -59,7 +62,8 @@ What is found, and by what (one module each):
   Ecuador, Luxembourg, Poland's NIP, Saudi Arabia, the Emirates, Germany's Versicherungsnummer,
   Malaysia, Indonesia, Pakistan) by shape and checksum, the weak ones after a word naming them
   (``named_ids``: or under a table column, in an SQL INSERT's column or a typed JSON record the word
-  names, the word also spelled as code spells it).
+  names, the word also spelled as code spells it; ``id_records``: mapped to a person in a log that
+  names an identifier, or in a printed DataFrame's column named for one).
 
 Every detector names trigger literals or pre-filters itself, which keeps clean prose cheap.
 Overlapping spans merge into one placeholder labelled by the most specific detector

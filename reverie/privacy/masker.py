@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 import phonenumbers
 
 from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.bank_accounts import bank_account_detectors
 from reverie.privacy.calls import call_detectors
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
@@ -36,12 +37,14 @@ from reverie.settings import PrivacySettings
 #: only after a word that names it, comes before the
 #: Aadhaar, whose 4-4-4 grouping and check digit it may also have. The Chinese resident identity
 #: number (18 characters, a valid date of birth and an ISO 7064 check) comes before card numbers:
-#: a card of 18 digits is rare, and one that also passes that date and check rarer still.
+#: a card of 18 digits is rare, and one that also passes that date and check rarer still. A US bank
+#: account number, found only after its name beside a routing number or in a NACHA entry, comes right
+#: after the IBAN: its digits may also read as a phone or a card number.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "tw_national_id", "th_national_id", "si_emso", "lt_asmens_kodas",
-            "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils", "ua_rnokpp", "kz_iin",
-            "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci", "ec_cedula", "pl_nip",
+PERSONAL = ("iban", "us_bank_account", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "tw_national_id", "th_national_id", "si_emso",
+            "lt_asmens_kodas", "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils", "ua_rnokpp",
+            "kz_iin", "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci", "ec_cedula", "pl_nip",
             "sa_national_id", "de_svnr", "my_nric", "pk_cnic", "id_nik", "ae_emirates_id", "lu_matricule", "card_number",
             "au_tfn", "ssn", "uk_nino", "ca_sin", "fr_nir",
             "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "dk_cpr",
@@ -96,6 +99,7 @@ class Masker:
         if settings.enabled and settings.personal_data:
             phones = PhoneDetector(checked_regions(settings.phone_regions))
             detectors += personal_data_detectors(phones)
+            detectors += bank_account_detectors()
             detectors += national_id_detectors(phones.is_phone)
         self._detectors = detectors
         # Every trigger literal once: a segment is searched for each of them once, and a detector runs

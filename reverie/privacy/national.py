@@ -77,6 +77,7 @@ from stdnum.us import itin, ssn
 from stdnum.za import idnr as za_idnr
 
 from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
+from reverie.privacy.id_records import AlignedIdColumn, PersonArrow
 from reverie.privacy.named_ids import (
     BareIdLine,
     Check,
@@ -776,4 +777,6 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         FailingRow(FieldNamed(ANY_ID)),
         BareIdLine(FieldNamed(ANY_ID)),
         PersonRow(FieldNamed(ANY_ID)),
+        PersonArrow(FieldNamed(ANY_ID)),
+        AlignedIdColumn(FieldNamed(ANY_ID), GenericNamed.triggers + tuple(t for *_, ts in NAMED_IDS for t in spellings(ts))),
     )
