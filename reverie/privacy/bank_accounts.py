@@ -63,11 +63,9 @@ class NamedAccounts:
 class AchEntries:
     """The account numbers of NACHA entry detail records whose routing number passes the ABA check."""
 
-    triggers: tuple[str, ...] = ()
+    triggers: tuple[str, ...] = ("\n6",)  # an entry's line follows the file's and the batch's headers
 
     def find(self, text: str) -> Iterator[Finding]:
-        if not text.startswith("6") and "\n6" not in text:
-            return
         for match in ACH_ENTRY.finditer(text):
             account = match.group("account").rstrip()
             if rtn.is_valid(match.group("rdfi")) and account.strip("0 "):

@@ -757,6 +757,8 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("nl_bsn", BSN_PRINTED, lambda v: bsn.is_valid(v)),
         pii("br_cpf", CPF_PRINTED, lambda v: cpf.is_valid(v)),
         named_id("br_cpf", CPF_NAMED, lambda v: cpf.is_valid(v), ("cpf", "cadastro")),
+        PersonArrow(FieldNamed(ANY_ID)),
+        AlignedIdColumn(FieldNamed(ANY_ID), GenericNamed.triggers + tuple(t for *_, ts in NAMED_IDS for t in spellings(ts))),
     )
     return (
         Gated(SEVEN_DIGITS, numbers),
@@ -777,6 +779,4 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         FailingRow(FieldNamed(ANY_ID)),
         BareIdLine(FieldNamed(ANY_ID)),
         PersonRow(FieldNamed(ANY_ID)),
-        PersonArrow(FieldNamed(ANY_ID)),
-        AlignedIdColumn(FieldNamed(ANY_ID), GenericNamed.triggers + tuple(t for *_, ts in NAMED_IDS for t in spellings(ts))),
     )
