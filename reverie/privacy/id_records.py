@@ -2,8 +2,8 @@
 names an identifier elsewhere:
 
 - a log line that maps a person to a value (``[09:32] Jane Doe -> 900402-3652 (mismatch)``), in an
-  import's or a sync's log whose other lines name the identifier (``row 12: BSN '…' already exists``,
-  ``field=tax_id value=…``);
+  import's or a sync's log whose other lines give an identifier after its name (``row 12: BSN '…' already
+  exists``) or name a field as a national identifier (``field=tax_id value=…``);
 - a cell of a printed DataFrame (pandas, polars) whose column is named as an identifier
   (``national_id``, ``tax_id``, ``pesel``), found by :func:`reverie.privacy.aligned_tables.aligned_header`.
 
@@ -31,6 +31,7 @@ PERSON_ARROW = re.compile(
 # A field named as a national identifier without saying which (named_ids.GENERIC_ID_NAME), as code spells it.
 GENERIC_NAME = re.compile(rf"(?i)(?<![^\W\d_]){GENERIC_ID_NAME.replace('[ ', '[_ ')}(?![^\W\d_])")
 GENERIC_HEADER = re.compile(rf"(?i){GENERIC_ID_NAME}")
+GENERIC_START = re.compile(rf"(?i){GENERIC_ID_NAME.replace('[ ', '[_ ')}(?![^\W\d_])")
 # A value of an aligned table's row that may be an identifier: letters and digits with seven digits or
 # more, maybe grouped by single spaces, dots, hyphens or slashes (``9742 2491 2728``, ``19.389.004-0``).
 ALIGNED_VALUE = re.compile(r"(?<![^ │┆┃║|])(?=(?:[^\d\n]{0,3}\d){7})[0-9A-Za-z](?:[0-9A-Za-z.\-/]| (?=[0-9A-Za-z])){0,38}"
@@ -64,11 +65,11 @@ class PersonArrow:
                 yield Finding("PII", label, *match.span("v"))
 
     def named_in(self, text: str) -> list[tuple[str, Named, Check]]:
-        """The identifiers ``text`` names by their own words (not by a generic name: ``tax_id`` is no
-        German Steuer-ID)."""
+        """The identifiers ``text`` gives a value of after their own words (``BSN '…'``, whose check
+        passes; not after a generic name: ``tax_id=…`` is no German Steuer-ID)."""
         return [(label, named_id, check) for label, named_id, check in self.field_named.ids
-                if any(GENERIC_HEADER.fullmatch(camel_words(field_name(m.group(0)))) is None
-                       for m in named_id.mention.finditer(text))]
+                if any(check(m.group("v")) and GENERIC_START.match(m.group(0)) is None
+                       for m in named_id.pattern.finditer(text))]
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,12 @@ class Named:
     """An identifier that counts only where a word names it: ``pattern`` finds the value (group
     ``v``) after the word, ``noted`` the value with the word in a comment or an aside after it
     (``tax_id = "375884165"  # PT NIF``), ``value`` the value alone, ``header`` a table column's
-    header that is the word (``PESEL``, ``nric``, ``PPS No.``), ``mention`` the word anywhere."""
+    header that is the word (``PESEL``, ``nric``, ``PPS No.``)."""
 
     pattern: re.Pattern[str]
     noted: re.Pattern[str]
     value: re.Pattern[str]
     header: re.Pattern[str]
-    mention: re.Pattern[str]
 
 
 def named(words: str, value: str) -> Named:
@@ -55,7 +54,6 @@ def named(words: str, value: str) -> Named:
         re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
         re.compile(rf"(?i){alone}"),
         re.compile(rf"(?i)(?:{NUMBER_OF})?(?:{words})(?:[ \t_.\-]*(?:{NUMBER_WORD}|#)\.?)?"),
-        re.compile(rf"(?i)(?:(?<![^\W\d_])|(?<=[{CJK}]))(?:{words})(?![^\W\d_])"),
     )
 
 
@@ -111,7 +109,7 @@ ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entit
 GENERIC_ID_NAME = (r"(?:(?:national|citizen|personal|gov(?:ernment)?|tax(?:payer)?)[ \-]?id(?:entity)?"
                    r"(?:[ \-]?(?:number|no|code))?"
                    r"|id(?:entity)?[ \-]?(?:number|no|nr|card)(?:[ \-]?(?:number|no))?"
-                   r"|(?:ausweis|steuer)(?:nummer|[ \-]?nr\.?|-)?(?:[ \-]?/[ \-]?(?:ausweis|steuer)(?:nummer|[ \-]?nr\.?))?"
+                   r"|(?:ausweis|steuer)(?:nummer|[ \-]?nr\.?)|ausweis-?[ ]?/[ ]?steuer(?:nummer|[ \-]?nr\.?)"
                    r"|(?:n[º°o]\.?[ \-]?|n[úu]mero[ \-]+)?(?:(?:de|do|del)[ \-]+)?documento(?:[ \-]+de[ \-]+identi(?:dad|dade))?"
                    r"|num[ée]ro[ \-]+de[ \-]+pi[èe]ce[ \-]+d['’]identit[ée])")
 # … also as a log's field and value pair (``field=national_id value=…``), and as a Salesforce custom
