@@ -111,6 +111,7 @@ def test_an_api_key_header_is_labelled_alike_in_every_copy_of_a_request(masker: 
     '{ "provider": { "openrouter": { "options": { "apiKey": "{env:OPENROUTER_API_KEY}" } } } }',
     '"apiKey": "{file:~/.config/keys/tavily}"',
     '-Headers @{\n  "x-api-key"="$env:PARTNER_API_KEY"\n}',
+    '{"name": "x-api-key", "value": "YOUR_API_KEY_HERE_2"}',
 ])
 def test_a_placeholder_or_a_reference_is_no_secret(masker: Masker, text: str) -> None:
     assert not masker.mask(text).changed
@@ -276,6 +277,7 @@ POLARS = """shape: (2, 2)
     (PANDAS, ["611 482 930", "0151 2384 6612", "9 6123 4587"]),
     (POLARS, ["611 482 930", "41 22 73 95"]),
     ("Nuova assunzione\nCellulare: 347 1289034", ["347 1289034"]),
+    ("cellulare 347.1289034, ufficio 02.45678912", ["347.1289034", "02.45678912"]),
 ])
 def test_a_phone_column_of_a_printed_dataframe(masker: Masker, text: str, phones: list[str]) -> None:
     out = masker.mask(text)

@@ -339,8 +339,11 @@ def token_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def token_header_span(text: str, match: re.Match[str]) -> Span | None:
-    """A token or key header's value, unless the header names no credential (``X-Idempotency-Key``)."""
-    return None if NOT_A_CREDENTIAL_NAME.search(match.group("name")) else bearer_span(text, match)
+    """A token or key header's value, unless the header names no credential (``X-Idempotency-Key``) or
+    the value is a placeholder (``"x-api-key": "YOUR_API_KEY_2"``)."""
+    if NOT_A_CREDENTIAL_NAME.search(match.group("name")) or not literal_secret(match.group("v")):
+        return None
+    return bearer_span(text, match)
 
 
 @dataclass(frozen=True)

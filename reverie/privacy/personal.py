@@ -137,7 +137,8 @@ INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[
 # Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
 # A decimal number (digits, one dot, digits) beside another on its line: a row of a table of measures
-# (pandas' ``df.describe()``: ``mean  1780.695110  2521.576741``), not a phone number written with a dot.
+# (pandas' ``df.describe()``: ``mean  1780.695110  2521.576741``), not a phone number written with a dot
+# (unless the line speaks of phones: "tel. 347.1289034, fax 02.4567891").
 DECIMAL = re.compile(r"\d+\.\d+")
 DECIMALS = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 # A letter-and-digit group just before (``1Z 999 AA1 01 2345 6784``): the digits go on a longer code.
@@ -253,7 +254,8 @@ def record_number(text: str, start: int, candidate: str) -> bool:
     before = line_before(text, start)
     return (RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
             or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None)
-            or routing_number(text, start, candidate) or decimal_in_a_row(text, start, candidate))
+            or routing_number(text, start, candidate)
+            or (decimal_in_a_row(text, start, candidate) and PHONE_WORDS.search(before) is None))
 
 
 def phone_shaped(candidate: str) -> bool:
