@@ -3,7 +3,7 @@
     python -m bench.masking [--seconds 4] [--events 2000]
 
 1. Quality on the privacy corpus (tests/data/privacy), each half and its "world" extensions alone
-   (``heldout_world2.jsonl`` to ``heldout_world13.jsonl`` are the second to thirteenth blind held-out
+   (``heldout_world2.jsonl`` to ``heldout_world14.jsonl`` are the second to fourteenth blind held-out
    extensions, each written before the previous one's misses were read and fixed):
    positives, kinds, positives left in clear, placeholder labels that differ from the planted kind,
    clean lines changed.
@@ -123,7 +123,7 @@ def measure(seconds: float, events: int) -> dict:
                                "heldout_world3.jsonl", "heldout_world4.jsonl", "heldout_world5.jsonl",
                                "heldout_world6.jsonl", "heldout_world7.jsonl", "heldout_world8.jsonl",
                                "heldout_world9.jsonl", "heldout_world10.jsonl", "heldout_world11.jsonl",
-                               "heldout_world12.jsonl", "heldout_world13.jsonl"),
+                               "heldout_world12.jsonl", "heldout_world13.jsonl", "heldout_world14.jsonl"),
         "dev (world only)": corpus_rows("dev_world.jsonl"),
         "heldout (world only)": corpus_rows("heldout_world.jsonl"),
         "heldout (world2 only)": corpus_rows("heldout_world2.jsonl"),
@@ -138,6 +138,7 @@ def measure(seconds: float, events: int) -> dict:
         "heldout (world11 only)": corpus_rows("heldout_world11.jsonl"),
         "heldout (world12 only)": corpus_rows("heldout_world12.jsonl"),
         "heldout (world13 only)": corpus_rows("heldout_world13.jsonl"),
+        "heldout (world14 only)": corpus_rows("heldout_world14.jsonl"),
     }
     qualities = [quality(masker, name, rows) for name, rows in splits.items()]
     corpus_texts = [r["text"] for r in splits["dev"] + splits["heldout"]]

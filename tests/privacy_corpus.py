@@ -105,6 +105,29 @@ secret, Twilio's API secret, a Kubernetes token, a Heroku key in ``.netrc``, an 
 ``SECRET_KEY_BASE``), an ``api_key`` in a query string, and national ids in a field named only
 ``<NationalId>`` or ``national_id`` that an earlier identifier's check also passes (a SIN read as an SSN, an
 Aadhaar as a Japanese My Number).
+``make_world14_corpus.py`` a fourteenth held-out extension (``heldout_world14.jsonl``: what an agent sees
+working on a product: HTTP archives and copied requests, mobile-app configuration, billing exports with US
+bank accounts and NACHA files, CRM and HR exports in a dozen languages, notebooks' pandas and polars prints,
+incident write-ups, chat, AI-tool configs, message queues and webhooks; it adds ``us_bank_account`` and the
+labels of Ably, Confluent, Azure Service Bus, RevenueCat, Tavily, Firecrawl and Zapier, Mattermost and
+Google Chat webhooks). world14 is no longer blind either: it was committed blind (b880a04), and its one blind
+run there left 133 of 1,767 positives in clear (7.5 %) with 78 wrong labels and changed 8 of 280 clean
+lines; those were read and their classes fixed (tests/test_privacy_rules_world14.py): passwords in Gradle's
+signingConfigs, Postman environment records, a HAR's escaped JSON body, on rabbitmqadmin's and HTTPie's
+command lines and in "the admin is root / X"; base64 Basic credentials under fastlane's variable; a session
+cookie in a HAR header record; webhook URLs; the providers' keys above, a Twilio API secret, Datadog and W&B
+keys in prose, LiteLLM's master key (not OpenAI's); card numbers grouped by dots or no-break spaces, and no
+card of a length its scheme does not issue; US bank accounts beside a named routing number and in NACHA
+entries; phones in a printed DataFrame's phone column, any region's; national ids in a log's ``field=tax_id
+value=…``, a person mapped to a value in a log that names an identifier, a DataFrame's ``national_id``
+column, columns named "Documento" or "Ausweis-/Steuernr.", a Salesforce ``National_ID__c``; and clean lines
+stay: a routing number (no phone), a decimal of ``df.describe()``, ``tvly-YOUR_API_KEY``, opencode's
+``{env:…}``, Slack's documented placeholder webhook. Its generator writes the masker's ``bearer_token`` for
+its ``api_key`` (a key in an ``x-api-key`` header or LiteLLM's master key, sent as a bearer token): 26
+labels changed, nothing else. 3 wrong labels remain, masked all the same: a GitHub App's ``WEBHOOK_SECRET``
+(its ``app_secret``; the corpora disagree on an app's secret, labelled ``password`` elsewhere) and a
+DeepSeek key (``sk-`` and 32 hex) in a request that names no DeepSeek, which ``heldout.jsonl`` labels
+``openai_key``.
 The generators share their value makers (``values.py`` there);
 ``test_privacy_corpus_regenerates.py`` checks that each still writes its committed files byte for byte.
 """
@@ -128,6 +151,7 @@ PII_KINDS = frozenset({
     "lt_asmens_kodas", "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils", "ua_rnokpp",
     "kz_iin", "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci", "ec_cedula",
     "lu_matricule", "pl_nip", "sa_national_id", "ae_emirates_id", "de_svnr", "my_nric", "id_nik", "pk_cnic",
+    "us_bank_account",
 })
 Half = Literal["dev", "heldout"]
 
@@ -142,7 +166,7 @@ def load_worlds(half: Half) -> dict[str, list[CorpusRow]]:
     """The rows of one half by file (the original, then its extensions), each in file order."""
     worlds: dict[str, list[CorpusRow]] = {}
     suffixes = ("", "_world", "_world2", "_world3", "_world4", "_world5", "_world6", "_world7", "_world8", "_world9",
-                "_world10", "_world11", "_world12", "_world13")
+                "_world10", "_world11", "_world12", "_world13", "_world14")
     for path in (CORPUS_DIR / f"{half}{suffix}.jsonl" for suffix in suffixes):
         if path.exists():
             with path.open(encoding="utf-8") as fh:

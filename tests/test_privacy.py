@@ -81,12 +81,12 @@ def test_the_world_extension_of_the_held_out_half_is_large_enough() -> None:
                                   "heldout_world5.jsonl", "heldout_world6.jsonl", "heldout_world7.jsonl",
                                   "heldout_world8.jsonl", "heldout_world9.jsonl",
                                   "heldout_world10.jsonl", "heldout_world11.jsonl", "heldout_world12.jsonl",
-                                  "heldout_world13.jsonl"])
+                                  "heldout_world13.jsonl", "heldout_world14.jsonl"])
 def test_the_blind_later_held_out_extensions_are_large_enough(name: str) -> None:
-    """heldout_world2.jsonl to heldout_world13.jsonl, each written without reading the detectors
+    """heldout_world2.jsonl to heldout_world14.jsonl, each written without reading the detectors
     and committed before the masker ran on it (each was blind for one run; all are regression data
     now): the same bar as the first. A Twilio credential may be an API key's (``twilio_api_key``) or
-    the account's auth token (world12's and world13's ``twilio_auth_token``)."""
+    the account's auth token (world12's to world14's ``twilio_auth_token``)."""
     rows = [json.loads(line) for line in (CORPUS_DIR / name).read_text().splitlines()]
     kinds = [k for row in rows for k in row["kinds"]]
     assert len(kinds) >= 100 and len(set(kinds)) >= 40

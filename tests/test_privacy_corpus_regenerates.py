@@ -19,7 +19,7 @@ CORPUS = Path(__file__).parent / "data" / "privacy"
 WRITES = {
     "make_corpus.py": ["dev.jsonl", "heldout.jsonl"],
     "make_world_corpus.py": ["dev_world.jsonl", "heldout_world.jsonl"],
-    **{f"make_world{n}_corpus.py": [f"heldout_world{n}.jsonl"] for n in range(2, 14)},
+    **{f"make_world{n}_corpus.py": [f"heldout_world{n}.jsonl"] for n in range(2, 15)},
 }
 
 

@@ -1,5 +1,5 @@
-"""Credentials given on a command line: as an option's value (curl's ``-u``, mysql's ``-p``,
-sshpass, registry logins, redis-cli, rabbitmqctl, ``net use``, sqlcmd, mosquitto, the OpenLDAP
+"""Credentials given on a command line: as an option's value (curl's ``-u``, HTTPie's ``-a``, mysql's ``-p``,
+sshpass, registry logins, redis-cli, rabbitmqctl and rabbitmqadmin, ``net use``, sqlcmd, mosquitto, the OpenLDAP
 clients, lftp, a ``--token``, 7-Zip's ``-p``), as an argument (MinIO's ``mc alias set``, (``htpasswd -b``, ``openssl passwd``,
 sqlplus's ``user/password@db``, ``net user NAME PASSWORD``), typed at Git's password prompt, printed
 from an OpenVPN credentials file, or fed to a command that reads a password from its standard input
@@ -13,6 +13,7 @@ import re
 
 from reverie.privacy.findings import Detector, Locate, PatternDetector, Span
 from reverie.privacy.own_rules import bearer_span, credentials_span, literal_value, quoted_or_literal
+from reverie.privacy.values import literal_secret
 
 # curl(1) -u/--user user:password.
 CURL_USER_PASSWORD = re.compile(  # curl -u user:password; not docker's -u uid:gid
@@ -73,7 +74,10 @@ CLI_PASSWORD = re.compile(
     r"|(?i:\bnet[ \t]+use\b)[^\n|;&]*?[ \t]/u(?:ser)?:[^\s]+[ \t]+(?!/)"
     r"|\b(?:sqlcmd|bcp)\b[^\n|;&]*?[ \t]-P[ \t]*"
     r"|\bmosquitto_(?:pub|sub|rr)\b[^\n|;&]*?[ \t](?:-P|--pw)[ \t]+"
-    r"|\bldap(?:search|add|modify|delete|modrdn|whoami|passwd|compare|exop)\b[^\n|;&]*?[ \t]-w[ \t]+)"
+    r"|\bldap(?:search|add|modify|delete|modrdn|whoami|passwd|compare|exop)\b[^\n|;&]*?[ \t]-w[ \t]+"
+    # rabbitmqadmin's ``-p``/``--password`` (rabbitmq.com/docs, "Management Command Line Tool": ``-u USERNAME
+    # -p PASSWORD``; its ``-V`` is the vhost)
+    r"|\brabbitmqadmin\b[^\n|;&]{0,200}?[ \t](?:-p|--password)(?:[ \t]+|=))"
     + ARGUMENT_VALUE
 )
 # Samba's clients take ``-U [DOMAIN\\]USER[%PASSWORD]`` (smbclient(1), rpcclient(1), smbcacls(1):
@@ -108,12 +112,34 @@ OPENSSL_PASSWD = re.compile(
 ORACLE_LOGON = re.compile(
     r"\b(?:sqlplus|sqlldr|expdp|impdp)\b(?:[ \t]+-\w+)*[ \t]+[\"']?[\w$#]+/(?P<v>[^\s@/\"']+)(?=@|[\"']?(?:\s|$))"
 )
+# HTTPie's ``-a``/``--auth`` (httpie.io/docs/cli, "Authentication"): ``user:password`` for Basic and Digest,
+# the token itself after ``-A bearer`` (``--auth-type=bearer``); xh takes the same.
+HTTPIE_AUTH = re.compile(
+    r"(?m)(?:^|[\s;&|$>])(?:https?|xhs?)[ \t]+(?P<options>(?:[^\n|;&]{0,200}?[ \t])?)(?:-a|--auth)(?:[ \t]+|=)[\"']?"
+    r"(?P<v>(?P<user>[^\s:\"']+:)?(?P<pw>[^\s\"']+))")
 # An option whose name ends in "token" takes a bearer token: kubectl's ``--token`` ("Bearer token
 # for authentication to the API server", kubectl reference), Jupyter's ``--ServerApp.token`` (the
 # token sent as ``Authorization: token …``, Jupyter Server, "Security in the Jupyter Server").
 TOKEN_OPTION = re.compile(
     r"(?i)(?<![\w\-])--?(?:[\w\-]*[.\-_])?token(?:[ \t]+|[ \t]*=[ \t]*)[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9\-._~+/]{15,}=*)"
 )
+
+
+def httpie_span(text: str, match: re.Match[str]) -> Span | None:
+    """A Basic or Digest password after ``user:`` (with its user, as curl's ``-u``), not a bare user name
+    (HTTPie then prompts); a bearer token alone."""
+    if BEARER_AUTH_TYPE.search(match.group("options")) is None:
+        return credentials_span(text, match) if match.group("user") else None
+    return None
+
+
+def httpie_bearer_span(text: str, match: re.Match[str]) -> Span | None:
+    if BEARER_AUTH_TYPE.search(match.group("options")) is None or not literal_secret(match.group("v")):
+        return None
+    return bearer_span(text, match)
+
+
+BEARER_AUTH_TYPE = re.compile(r"(?i)(?:-A|--auth-type)(?:[ \t]+|=)bearer\b")
 
 
 def htpasswd_span(text: str, match: re.Match[str]) -> Span | None:
@@ -172,7 +198,7 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(HERE_STRING_PASSWORD, ("<<<",)),
         password(CHPASSWD_PIPED, ("chpasswd",), literal_value),
         password(CHPASSWD_HERE_STRING, ("chpasswd",), literal_value),
-        password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmqctl", "net use", "sqlcmd", "bcp", "mosquitto_", "ldap")),
+        password(CLI_PASSWORD, ("login", "redis-cli", "rabbitmq", "net use", "sqlcmd", "bcp", "mosquitto_", "ldap")),
         password(LFTP_USER_PASSWORD, ("lftp",)),
         password(MINIO_ALIAS, ("alias set", "host add")),
         password(SMB_USER_PASSWORD, ("smb", "rpcclient"), literal_value),
@@ -189,4 +215,6 @@ def command_line_detectors() -> tuple[Detector, ...]:
         password(GIT_PASSWORD_PROMPT, ("password for '",), literal_value),
         password(OPENVPN_AUTH_FILE, ("openvpn",), literal_value),
         PatternDetector("SECRET", "bearer_token", TOKEN_OPTION, ("token",), bearer_span),
+        password(HTTPIE_AUTH, ("-a", "--auth"), httpie_span),
+        PatternDetector("SECRET", "bearer_token", HTTPIE_AUTH, ("bearer",), httpie_bearer_span),
     )

@@ -3,7 +3,8 @@ assignment says so: a server's config directive (Redis' ``requirepass``, Cisco I
 HAProxy's ``stats auth``, nslcd's ``bindpw``), Neo4j's ``NEO4J_AUTH=neo4j/…``, a Wi-Fi QR code's ``P:``
 field, PgBouncer's auth file, a password manager's CSV export (the column headed "Password"), .NET's
 ``NetworkCredential``, PowerShell's ``ConvertTo-SecureString``, a ``setPassword("…")`` call, a Terraform
-state's ``random_password`` result, a
+state's ``random_password`` result, Gradle's ``storePassword "…"``, base64 Basic credentials in a variable
+named for them (fastlane's ``MATCH_GIT_BASIC_AUTHORIZATION``), a
 BitLocker recovery password, a list of 2FA backup codes. Each pattern names the format's documentation.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span
-from reverie.privacy.own_rules import literal_value, quoted_or_literal
+from reverie.privacy.own_rules import basic_credentials_span, literal_value, quoted_or_literal
 from reverie.privacy.values import bare_secret, literal_secret
 
 # A value in single or double quotes, or bare up to a space.
@@ -70,6 +71,15 @@ PASSWORD_SETTER = re.compile(
     r"(?i)(?:(?<![\w$])(?:set|with)_?(?:[a-z]{1,12}_?)??|\.)(?:password|passwd|passphrase)[ \t]*\([ \t]*"
     r"(?:'(?P<sq>[^'\n]{1,256})'|\"(?P<dq>[^\"\n]{1,256})\")[ \t]*\)"
 )
+# Gradle's Groovy DSL sets a property by a call without parentheses, the password a quoted literal on
+# its own line (developer.android.com, "Sign your app": ``signingConfigs { release { storePassword "…"
+# keyPassword "…" } }``; docs.gradle.org, a repository's ``credentials { password "…" }``).
+GRADLE_PASSWORD = re.compile(
+    r"(?m)^[ \t]*(?:store|key)?(?:[Pp]assword)[ \t]+(?:'(?P<sq>[^'\n]{1,256})'|\"(?P<dq>[^\"\n]{1,256})\")[ \t]*$")
+# Basic credentials (base64 of ``user:password``, RFC 7617) in a variable named for them: fastlane match's
+# MATCH_GIT_BASIC_AUTHORIZATION ("base64 encoded", docs.fastlane.tools, "match"), a ``BASIC_AUTH=…``.
+BASIC_AUTH_VARIABLE = re.compile(
+    r"(?i)\b[\w.\-]{0,40}basic[_\-]?auth(?:orization)?[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])")
 # A BitLocker recovery password: 48 digits in eight groups of six, each group a multiple of 11
 # (learn.microsoft.com, "BitLocker recovery overview": "a 48-digit numerical password").
 BITLOCKER_RECOVERY = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
@@ -197,6 +207,8 @@ def config_detectors() -> tuple[Detector, ...]:
         password(SECURE_STRING, ("convertto-securestring",)),
         password(TFSTATE_RANDOM_PASSWORD, ("random_password",)),
         password(PASSWORD_SETTER, ("pass",)),
+        password(GRADLE_PASSWORD, ("password",)),
+        PatternDetector("SECRET", "basic_auth", BASIC_AUTH_VARIABLE, ("basic",), basic_credentials_span),
         password(BITLOCKER_RECOVERY, ("-",), bitlocker_span),
         BackupCodes(),
         PasswordColumn(),

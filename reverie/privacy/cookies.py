@@ -9,7 +9,8 @@ Express's ``connect.sid``, Rails' ``_<app>_session``, Laravel's ``laravel_sessio
 
 - a ``Cookie:`` or ``Set-Cookie:`` header (RFC 6265, sections 4.1 and 4.2), or any line that says
   "cookie" (curl's ``-H 'cookie: …'`` and ``--cookie``/``-b``, ``document.cookie = "…"``), as
-  ``name=value`` pairs;
+  ``name=value`` pairs; also the header as a name/value record over two lines (a HAR file's
+  ``{"name": "cookie", "value": "…"}``);
 - in a text that speaks of cookies: a quoted name and its quoted value (``cookies={"sessionid":
   "…"}`` in requests, ``cookies.set('PHPSESSID', '…')``), a ``{"name": …, "value": …}`` record (a
   browser extension's export), or tab-separated columns where the value follows the name (the
@@ -44,6 +45,9 @@ QUOTED_PAIR = re.compile(r"[\"'](?P<name>[\w.\-]{1,64})[\"'][ \t]*(?::|,|=>)[ \t
 # A cookie as a JSON record (EditThisCookie's and Cookie-Editor's exports; the devtools protocol).
 NAME_VALUE_RECORD = re.compile(r"\"name\"[ \t]*:[ \t]*\"(?P<name>[\w.\-]{1,64})\"[ \t]*,\s*"
                                r"\"value\"[ \t]*:[ \t]*\"(?P<v>[^\"\s]{1,4096})\"")
+# A cookie header as a HAR file's header record (W3C "HTTP Archive (HAR) format", ``headers``).
+COOKIE_HEADER_RECORD = re.compile(
+    r"(?i)\"name\"[ \t]*:[ \t]*\"(?:set-)?cookie\"[ \t]*,\s*\"value\"[ \t]*:[ \t]*\"(?P<v>[^\"\n]*)\"")
 # A date or a time: when, not an id (``session_expires=2025-01-08T10:00:00Z``).
 DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+\-]\d{2}:?\d{2})?)?")
 
@@ -71,6 +75,11 @@ class SessionCookies:
             position += len(line)
         if "cookie" not in text.lower():
             return
+        for record in COOKIE_HEADER_RECORD.finditer(text):
+            for match in PAIR.finditer(record.group("v")):
+                if session_id(match.group("name"), match.group("v")):
+                    start = record.start("v") + match.start("v")
+                    yield Finding("SECRET", "session_cookie", start, start + len(match.group("v")))
         position = 0
         for line in text.splitlines(keepends=True):
             if "\t" in line:

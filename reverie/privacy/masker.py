@@ -7,12 +7,15 @@ from collections.abc import Iterable, Sequence
 import phonenumbers
 
 from reverie.errors import ConfigError, ValidationError
+from reverie.privacy.bank_accounts import bank_account_detectors
 from reverie.privacy.calls import call_detectors
 from reverie.privacy.commands import command_line_detectors
 from reverie.privacy.configs import config_detectors
 from reverie.privacy.cookies import SessionCookies
 from reverie.privacy.encoded import SecretData
 from reverie.privacy.findings import PLACEHOLDER, Detector, Finding, Masked, Span, folded
+from reverie.privacy.http_exports import http_export_detectors
+from reverie.privacy.messaging import messaging_detectors
 from reverie.privacy.national import national_id_detectors
 from reverie.privacy.own_rules import own_secret_detectors
 from reverie.privacy.personal import PhoneDetector, personal_data_detectors
@@ -20,7 +23,9 @@ from reverie.privacy.plugins import plugin_detectors
 from reverie.privacy.prose import prose_secret_detectors
 from reverie.privacy.providers import provider_detectors
 from reverie.privacy.ruleset import load_ruleset
+from reverie.privacy.tool_keys import tool_key_detectors
 from reverie.privacy.values import filler
+from reverie.privacy.webhooks import webhook_detectors
 from reverie.settings import PrivacySettings
 
 #: When overlapping spans merge, the lowest rank names the placeholder: whole blocks first, then
@@ -32,12 +37,14 @@ from reverie.settings import PrivacySettings
 #: only after a word that names it, comes before the
 #: Aadhaar, whose 4-4-4 grouping and check digit it may also have. The Chinese resident identity
 #: number (18 characters, a valid date of birth and an ISO 7064 check) comes before card numbers:
-#: a card of 18 digits is rare, and one that also passes that date and check rarer still.
+#: a card of 18 digits is rare, and one that also passes that date and check rarer still. A US bank
+#: account number, found only after its name beside a routing number or in a NACHA entry, comes right
+#: after the IBAN: its digits may also read as a phone or a card number.
 FIRST = ("private_key", "jwt")
 GENERIC = ("aws_secret", "url_credentials", "bearer_token", "password", "generic_api_key")
-PERSONAL = ("iban", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "tw_national_id", "th_national_id", "si_emso", "lt_asmens_kodas",
-            "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils", "ua_rnokpp", "kz_iin",
-            "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci", "ec_cedula", "pl_nip",
+PERSONAL = ("iban", "us_bank_account", "za_id", "ro_cnp", "kr_rrn", "cn_ric", "tw_national_id", "th_national_id", "si_emso",
+            "lt_asmens_kodas", "at_svnr", "gb_nhs_number", "us_itin", "au_medicare", "nz_ird", "ru_inn", "ru_snils", "ua_rnokpp",
+            "kz_iin", "gr_amka", "gr_afm", "hu_taj", "hu_tax_id", "lv_personas_kods", "mx_rfc", "uy_ci", "ec_cedula", "pl_nip",
             "sa_national_id", "de_svnr", "my_nric", "pk_cnic", "id_nik", "ae_emirates_id", "lu_matricule", "card_number",
             "au_tfn", "ssn", "uk_nino", "ca_sin", "fr_nir",
             "es_dni", "es_nie", "it_codice_fiscale", "nl_bsn", "br_cpf", "pl_pesel", "se_personnummer", "dk_cpr",
@@ -63,8 +70,9 @@ def rank(label: str) -> int:
 
 def secret_detectors() -> tuple[Detector, ...]:
     found: tuple[Detector, ...] = (
-        load_ruleset(), *plugin_detectors(), *provider_detectors(), *own_secret_detectors(), *config_detectors(),
-        *call_detectors(), *command_line_detectors(), *prose_secret_detectors(), SessionCookies())
+        load_ruleset(), *plugin_detectors(), *provider_detectors(), *tool_key_detectors(), *messaging_detectors(),
+        *webhook_detectors(), *own_secret_detectors(), *config_detectors(), *call_detectors(),
+        *command_line_detectors(), *prose_secret_detectors(), *http_export_detectors(), SessionCookies())
     return (*found, SecretData(found, rank))  # a Kubernetes Secret's base64 values, decoded, by the others
 
 
@@ -91,6 +99,7 @@ class Masker:
         if settings.enabled and settings.personal_data:
             phones = PhoneDetector(checked_regions(settings.phone_regions))
             detectors += personal_data_detectors(phones)
+            detectors += bank_account_detectors()
             detectors += national_id_detectors(phones.is_phone)
         self._detectors = detectors
         # Every trigger literal once: a segment is searched for each of them once, and a detector runs

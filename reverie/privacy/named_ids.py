@@ -7,8 +7,10 @@ a comment after it (``"375884165"  # PT NIF``), or as the name of the field the 
 - a record that gives the identifier's type beside its value, as KYC and identity-verification
   APIs return them (``"national_id": {"type": "CNP", "value": "2710505432678"}``).
 
-A field named only as a national identifier (``national_id``, ``national id number``) takes the
-first identifier whose shape and check the value passes; so do a value printed on a line of its own
+A field named only as a national identifier (``national_id``, ``national id number``; a log's
+``field=tax_id value=…``, a Salesforce custom field's ``National_ID__c``; in other languages a column
+"Documento" or "Ausweis-/Steuernr.") takes the first identifier whose shape and check the value
+passes; so do a value printed on a line of its own
 after the bare word "ID" (``ID: 882 814 547``) and a cell of a person's row that has no header
 (``Lindqvist;Hugo;1995-02-12;860727-6121``: names and a date beside it).
 """
@@ -101,12 +103,20 @@ ANY_NATIONAL_ID = re.compile(r"(?i)(?:national|citizen|personal)[ \-]?id(?:entit
 # shape and check digits pass (FieldNamed.label_of), so ``order_id=…`` or a bad number stays.
 # An identity document's number without the country's name (``"id_no"``, ``<IdNumber>``, ``id_card``,
 # ``identity_number``) names one too.
+# In other languages: an identity document's or a tax number's column without the country's name
+# (German "Ausweis-/Steuernr.", "Ausweisnummer", "Steuernummer"; Portuguese and Spanish "Documento",
+# "Nº do documento", "número de documento"; French "numéro de pièce d'identité").
 GENERIC_ID_NAME = (r"(?:(?:national|citizen|personal|gov(?:ernment)?|tax(?:payer)?)[ \-]?id(?:entity)?"
                    r"(?:[ \-]?(?:number|no|code))?"
-                   r"|id(?:entity)?[ \-]?(?:number|no|nr|card)(?:[ \-]?(?:number|no))?)")
+                   r"|id(?:entity)?[ \-]?(?:number|no|nr|card)(?:[ \-]?(?:number|no))?"
+                   r"|(?:ausweis|steuer)(?:nummer|[ \-]?nr\.?)|ausweis-?[ ]?/[ ]?steuer(?:nummer|[ \-]?nr\.?)"
+                   r"|(?:n[º°o]\.?[ \-]?|n[úu]mero[ \-]+)?(?:(?:de|do|del)[ \-]+)?documento(?:[ \-]+de[ \-]+identi(?:dad|dade))?"
+                   r"|num[ée]ro[ \-]+de[ \-]+pi[èe]ce[ \-]+d['’]identit[ée])")
+# … also as a log's field and value pair (``field=national_id value=…``), and as a Salesforce custom
+# field, whose API name ends in "__c" (``"National_ID__c": "…"``).
 GENERIC_ID_FIELD = re.compile(
-    rf"(?i)(?<![\w\-])[\"'`]?(?P<n>{GENERIC_ID_NAME.replace('[ ', '[_ ')})[\"'`]?"
-    r"(?:[ \t]*[:=][ \t]*|[ \t]{2,})[\"'`]?"
+    rf"(?i)(?<![\w\-])[\"'`]?(?P<n>{GENERIC_ID_NAME.replace('[ ', '[_ ')})(?:__c)?[\"'`]?"
+    r"(?:[ \t]*[:=][ \t]*|[ \t]{2,}|[ \t]+value[ \t]*=[ \t]*)[\"'`]?"
     r"(?P<v>[0-9A-Za-z](?:[0-9A-Za-z.\-/()]| (?=\d))*[0-9A-Za-z)])(?![\w\-])")
 # … or as an XML element's name (``<CitizenId>4-2003-25585-85-8</CitizenId>``, ``<IdNumber>…``).
 GENERIC_ID_ELEMENT = re.compile(
@@ -149,7 +159,7 @@ class GenericNamed:
     triggers: tuple[str, ...] = ("national", "citizen", "personal", "govid", "gov_id", "gov id", "government",
                                  "taxid", "tax_id", "tax id", "taxpayer", "idno", "id_no", "id no", "id-no", "idnr",
                                  "id_nr", "idnumber", "id_number", "id number", "id-number", "idcard", "id_card",
-                                 "id card", "id-card", "identity")
+                                 "id card", "id-card", "identity", "ausweis", "steuer", "documento", "pièce", "piece")
 
     def find(self, text: str) -> Iterator[Finding]:
         for match in (*GENERIC_ID_FIELD.finditer(text), *GENERIC_ID_ELEMENT.finditer(text)):

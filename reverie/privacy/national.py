@@ -77,6 +77,7 @@ from stdnum.us import itin, ssn
 from stdnum.za import idnr as za_idnr
 
 from reverie.privacy.findings import Detector, Gated, PatternDetector, Span, value_group
+from reverie.privacy.id_records import AlignedIdColumn, PersonArrow
 from reverie.privacy.named_ids import (
     BareIdLine,
     Check,
@@ -756,6 +757,8 @@ def national_id_detectors(is_phone: PhoneCheck) -> tuple[Detector, ...]:
         pii("nl_bsn", BSN_PRINTED, lambda v: bsn.is_valid(v)),
         pii("br_cpf", CPF_PRINTED, lambda v: cpf.is_valid(v)),
         named_id("br_cpf", CPF_NAMED, lambda v: cpf.is_valid(v), ("cpf", "cadastro")),
+        PersonArrow(FieldNamed(ANY_ID)),
+        AlignedIdColumn(FieldNamed(ANY_ID), GenericNamed.triggers + tuple(t for *_, ts in NAMED_IDS for t in spellings(ts))),
     )
     return (
         Gated(SEVEN_DIGITS, numbers),

@@ -80,8 +80,12 @@ BEARER = re.compile(
     r"|\bbearer)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"
 )
 # Token and key headers, ``X-Api-Token: …``, ``X-Auth-Token: …`` (OpenStack Keystone, many APIs),
-# ``X-Api-Key: …``: a bearer token under another header name.
-TOKEN_HEADER = re.compile(r"(?i)(?<![\w\-])(?P<name>x-[\w\-]*(?:token|key))[ \t]*:[ \t]*(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
+# ``X-Api-Key: …``: a bearer token under another header name; also as the headers of a copied request
+# hold it: a JSON member (Chrome's "Copy as fetch"), a PowerShell hashtable's entry ("Copy as PowerShell":
+# ``"x-api-key"="…"``), a HAR header record (``{"name": "x-api-key", "value": "…"}``).
+TOKEN_HEADER = re.compile(
+    r"(?i)(?<![\w\-])(?P<name>x-[\w\-]*(?:token|key))"
+    r"(?:[ \t]*:[ \t]*|[\"'][ \t]*(?::|=|,\s{0,40}[\"']value[\"'][ \t]*:)[ \t]*[\"'])(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)")
 # RFC 7617 Basic credentials (base64 of user:password) in Authorization headers.
 BASIC_AUTH = re.compile(rf"(?i){AUTHORIZATION}basic[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{{16,}}=*)")
 # Docker's and Podman's registry credentials (``~/.docker/config.json``, ``auth.json``): ``"auth":``
@@ -141,9 +145,11 @@ LOGIN_SLASH_PASSWORD = re.compile(
     r"(?P<v>[^\s,;]{6,64})"
 )
 # Credentials named earlier on the line, then "user / PASSWORD" ("shared the admin creds in the
-# vault, for now it's admin / PASSWORD"); the value must then look generated, or be a word and a number.
+# vault, for now it's admin / PASSWORD"), or an administrator's account ("the staging admin is admin /
+# PASSWORD"); the value must then look generated, or be a word and a number.
 CREDENTIALS_THEN_SLASH = re.compile(
-    r"(?i)\b(?:login|user(?:name)?|credentials?|creds)\b[^\n/]{0,80}?[ \t][\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
+    r"(?i)\b(?:login|user(?:name)?|credentials?|creds|admin(?:istrator)?|root)\b"
+    r"[^\n/]{0,80}?[ \t][\w.@\-]+[ \t]+/[ \t]+(?P<v>[^\s,;]{6,64})"
 )
 # Credentials as ``user:password`` after a word that says so ("creds: admin:PASSWORD", "login
 # root:PASSWORD"), as curl's ``-u`` and HTTP Basic write them (RFC 7617).
@@ -333,8 +339,11 @@ def token_span(text: str, match: re.Match[str]) -> Span | None:
 
 
 def token_header_span(text: str, match: re.Match[str]) -> Span | None:
-    """A token or key header's value, unless the header names no credential (``X-Idempotency-Key``)."""
-    return None if NOT_A_CREDENTIAL_NAME.search(match.group("name")) else bearer_span(text, match)
+    """A token or key header's value, unless the header names no credential (``X-Idempotency-Key``) or
+    the value is a placeholder (``"x-api-key": "YOUR_API_KEY_2"``)."""
+    if NOT_A_CREDENTIAL_NAME.search(match.group("name")) or not literal_secret(match.group("v")):
+        return None
+    return bearer_span(text, match)
 
 
 @dataclass(frozen=True)
@@ -425,7 +434,7 @@ def own_secret_detectors() -> tuple[Detector, ...]:
         secret("aws_secret", NAMED_AWS_SECRET, ("secret",), value_group),
         secret("aws_secret", JOINED_AWS_SECRET, ("akia", "asia"), value_group),
         secret("password", LOGIN_SLASH_PASSWORD, ("login", "user", "cred"), literal_value),
-        secret("password", CREDENTIALS_THEN_SLASH, ("login", "user", "cred"), password_like),
+        secret("password", CREDENTIALS_THEN_SLASH, ("login", "user", "cred", "admin", "root"), password_like),
         secret("password", CREDENTIALS_COLON, ("login", "cred"), literal_value),
         secret("password", TERRAFORM_DEFAULT, ("variable",), terraform_span),
         secret("password", SECRET_NAMED_ARGUMENT, SECRET_TRIGGERS, argument_span),

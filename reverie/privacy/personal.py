@@ -12,6 +12,8 @@ import phonenumbers
 from stdnum import iban as stdnum_iban
 from stdnum import luhn
 
+from reverie.privacy.aligned_tables import aligned_header
+from reverie.privacy.bank_accounts import routing_number
 from reverie.privacy.findings import Detector, Finding, Locate, PatternDetector, Span, value_group, whole_match
 from reverie.privacy.sql_inserts import sql_column
 
@@ -85,7 +87,7 @@ PHONE_BAD_SEPARATORS = re.compile(r"[ .\-/]{2}|\(\D|\D\)|[.\-/].*[ ].*[.\-/]")
 PHONE_SLASH = re.compile(r"0\d{2,4}/\d[\d \-.]+")  # "0176/12345678", Belgium's "0479/97.62.77"
 # Words that say the numbers on a line are phone numbers, in the languages of the default regions.
 PHONE_WORDS = re.compile(
-    r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ular)?|"
+    r"(?i)(?<![^\W\d_])(?:t[ée]l[ée]?(?:f|ph)on(?:o|e|nummer)?|t[ée]l|phone|mobile?|mobil|m[óo]vil|cell(?:ulare?|ulaire)?|"
     r"celular|cel|handy|portable|fax|whatsapp|hotline|helpline|kom[óo]rk\w*|gsm|tlf|puh(?:elin)?|telem[óo]vel|fono|landline|ph|hp|"
     r"handphone|contact(?:o|e)?|contato|kontakt|contatto|κινητ[όο]|τηλ[έε]φωνο|τηλ|"
     r"телефон|тел|моб|sms|otp|on-call|"
@@ -134,6 +136,11 @@ ARN_ACCOUNT_BEFORE = re.compile(r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:$")
 INTERNATIONAL_BEFORE = re.compile(r"(?<![\w+])(?:\+|\b00)\d{1,3}[ \-.]?\(?\d(?:[ \-.()]?\d){5,}")
 # Grouped like an amount with thousands separators: "734 003 200", "1.249.000".
 THOUSANDS = re.compile(r"\d{1,3}(?P<s>[ .])\d{3}(?:(?P=s)\d{3})+")
+# A decimal number (digits, one dot, digits) beside another on its line: a row of a table of measures
+# (pandas' ``df.describe()``: ``mean  1780.695110  2521.576741``), not a phone number written with a dot
+# (unless the line speaks of phones: "tel. 347.1289034, fax 02.4567891").
+DECIMAL = re.compile(r"\d+\.\d+")
+DECIMALS = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 # A letter-and-digit group just before (``1Z 999 AA1 01 2345 6784``): the digits go on a longer code.
 CODE_GROUP_BEFORE = re.compile(r"(?<![^ \t\n])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+[ \t]$")
 # A date, day first or year first (``06.07.2023``, ``2025-12-21``): a German number with its trunk
@@ -162,20 +169,13 @@ class PhoneDetector:
             if candidate.startswith("(") and ")" not in candidate:  # "(0171 4274793)"
                 start, candidate = start + 1, candidate[1:]
             before = line_before(text, start)
-            # an SQL INSERT's column before a table's (a row of VALUES below another has as many commas)
-            header = sql_column(text, start) or column_header(text, start)
-            # a table's header speaks for its rows; a header that names phones, as if just before the cell
-            said = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
-            # a list's heading speaks for its items ("on-call rota:" then "- Name (NO): 938 28 495")
-            heading = list_heading(text, start)
-            said = f"{heading}\n{said}" if heading else said
-            if EMAIL_JUST_BEFORE.search(before):  # contact details: an e-mail address, then the number
-                said = f"{said} contact: "
-            record = not candidate.startswith(("+", "00")) and (
-                RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
-                or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None))
-            if CODE_GROUP_BEFORE.search(before) is None and PRODUCT_CODE_BEFORE.search(before) is None \
-                    and not record and self.is_phone(candidate, said):
+            if CODE_GROUP_BEFORE.search(before) or PRODUCT_CODE_BEFORE.search(before) or record_number(text, start, candidate):
+                continue
+            # an SQL INSERT's column before a table's (a row of VALUES below another has as many commas), or a
+            # printed DataFrame's (pandas, polars)
+            header = sql_column(text, start) or column_header(text, start) or aligned_header(text, start, start + len(candidate))
+            phone_column = PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) is not None
+            if (phone_column and phone_shaped(candidate)) or self.is_phone(candidate, said(text, start, before, header)):
                 yield Finding("PII", "phone", start, start + len(candidate))
 
     def is_phone(self, candidate: str, before: str = "") -> bool:
@@ -224,6 +224,47 @@ class PhoneDetector:
         if len(digits) < 9 or THOUSANDS.fullmatch(candidate) is not None:
             return False
         return grouped_as_the_region_writes(candidate, digits, region)
+
+
+def decimal_in_a_row(text: str, start: int, candidate: str) -> bool:
+    """``candidate`` is a decimal number and its line holds another (:data:`DECIMAL`)."""
+    if DECIMAL.fullmatch(candidate) is None:
+        return False
+    line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", start)
+    return len(DECIMALS.findall(text, line_start, len(text) if line_end < 0 else line_end)) >= 2
+
+
+def said(text: str, start: int, before: str, header: str) -> str:
+    """What the text says before a candidate at ``start``: its line up to it (``before``); a table's header,
+    which speaks for its rows (one that names phones as if just before the cell); a list's heading, which
+    speaks for its items ("on-call rota:" then "- Name (NO): 938 28 495"); an e-mail address just before
+    (someone's contact details)."""
+    words = f"{before} {header.strip()}: " if PHONE_WORDS.fullmatch(header.strip(" \t\"'`|")) else f"{header} {before}"
+    heading = list_heading(text, start)
+    words = f"{heading}\n{words}" if heading else words
+    return f"{words} contact: " if EMAIL_JUST_BEFORE.search(before) else words
+
+
+def record_number(text: str, start: int, candidate: str) -> bool:
+    """A national-looking candidate that the words before it, or its shape where it stands, make another
+    record's number: a business record's or an ARN's account, a postal code, a bank's routing number, a
+    decimal in a row of measures."""
+    if candidate.startswith(("+", "00")):
+        return False
+    before = line_before(text, start)
+    return (RECORD_NUMBER_BEFORE.search(before) is not None or ARN_ACCOUNT_BEFORE.search(before) is not None
+            or (CEP.fullmatch(candidate) is not None and CEP_BEFORE.search(before) is not None)
+            or routing_number(text, start, candidate)
+            or (decimal_in_a_row(text, start, candidate) and PHONE_WORDS.search(before) is None))
+
+
+def phone_shaped(candidate: str) -> bool:
+    """Written as a national number is, whatever the region (a column headed "phone" says what it holds,
+    also of a country whose plan is not configured): 7 to 15 digits, grouped as phones are, no date."""
+    digits = sum(ch.isdigit() for ch in candidate)
+    return (7 <= digits <= 15 and PHONE_BAD_SEPARATORS.search(candidate.replace(") ", ")")) is None
+            and candidate.count("(") == candidate.count(")") and DATE_SHAPE.fullmatch(candidate) is None
+            and phone_grouping(candidate))
 
 
 # An item of a list: a bullet or a number, then the item.
@@ -394,8 +435,11 @@ MESSAGE_API_NUMBER = re.compile(r"(?i)(?<![\w.\-])(?:to|from)=(?P<v>(?:\+|%2B)\d
 # ---- cards and IBANs -------------------------------------------------------------------------------
 
 # Chinese and Japanese set no space around a number ("银行卡6264 6154 2134 4881被扣了"): a letter of
-# those scripts may touch it, as a phone number's (PHONE_CANDIDATE).
-CARD = re.compile(rf"(?:(?<![\w\-.])|(?<=[{CJK}]))\d(?:[ \-]?\d){{12,22}}(?:(?![\w\-]|\.\d)|(?=[{CJK}]))")
+# those scripts may touch it, as a phone number's (PHONE_CANDIDATE). The groups as printed on the card
+# may be joined by spaces, hyphens, dots (``6522.5552.9302.0680``) or no-break spaces (a copy from a web
+# page or a spreadsheet).
+CARD_SEPARATOR = "[ \\-.\u00a0]"
+CARD = re.compile(rf"(?:(?<![\w\-.])|(?<=[{CJK}]))\d(?:{CARD_SEPARATOR}?\d){{12,22}}(?:(?![\w\-]|\.\d)|(?=[{CJK}]))")
 # Issuer identification numbers of the major schemes (ISO/IEC 7812; Visa, Mastercard incl. the 2-series,
 # Amex, Diners, Discover, JCB, UnionPay, Maestro).
 CARD_PREFIX = re.compile(
@@ -422,8 +466,8 @@ CARD_WORD_BEFORE = re.compile(
 
 def card_span(text: str, match: re.Match[str]) -> Span | None:
     """The longest run of leading groups that forms a card number (prefix, length, Luhn)."""
-    groups = re.split(r"[ \-]", match.group(0))
-    separators = set(re.findall(r"[ \-]", match.group(0)))
+    groups = re.split(CARD_SEPARATOR, match.group(0))
+    separators = set(re.findall(CARD_SEPARATOR, match.group(0)))
     if len(groups) > 1 and (len(groups[0]) != 4 or len(separators) > 1):
         return None
     named = CARD_WORD_BEFORE.search(line_before(text, match.start())) is not None
@@ -435,9 +479,17 @@ def card_span(text: str, match: re.Match[str]) -> Span | None:
     return None
 
 
+# The lengths the largest schemes issue (Visa, "Visa Core Rules": 13 to 19 digits, 13, 16 or 19 in use;
+# Mastercard, "Mastercard Rules": 16 digits for its 51-55 and 2221-2720 ranges; American Express: 15):
+# a 15-digit number under a Mastercard prefix is something else (a French NIR, ``2 58 11 …``).
+SCHEME_LENGTHS = ((re.compile(r"4"), (13, 16, 19)), (re.compile(r"5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)"), (16,)),
+                  (re.compile(r"3[47]"), (15,)))
+
+
 def card_number_valid(digits: str, grouped: bool = False) -> bool:
     prefixed = CARD_PREFIX.match(digits) is not None or (grouped and GROUPED_CARD_PREFIX.match(digits) is not None)
-    return prefixed and luhn.is_valid(digits)
+    scheme = next((lengths for prefix, lengths in SCHEME_LENGTHS if prefix.match(digits)), None)
+    return prefixed and (scheme is None or len(digits) in scheme) and luhn.is_valid(digits)
 
 
 def iban_span(text: str, match: re.Match[str]) -> Span | None:

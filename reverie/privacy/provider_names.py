@@ -141,8 +141,10 @@ HEX32 = r"[a-f0-9]{32}"
 PROVIDER_KEYS: tuple[ProviderKey, ...] = (
     # Datadog API keys (32 hex) and application keys (40 hex) (docs.datadoghq.com, "API and application
     # keys"; the Agent's DD_API_KEY, DATADOG_API_KEY for its integrations and Terraform provider).
+    # … and in a text that names Datadog ("the Datadog API key below: …", "Key `…` revoked in the Datadog
+    # console"), where a config's bare ``api_key:`` is Datadog's too.
     ProviderKey("datadog_key", r"[a-f0-9]{40}|[a-f0-9]{32}",
-                r"(?:datadog|dd)_(?:api|app|application)_key", ("datadog_", "dd_api", "dd_app")),
+                r"(?:datadog|dd)_(?:api|app|application)_key", ("datadog_", "dd_api", "dd_app"), r"datadog", ("datadog",)),
     # AssemblyAI API keys, 32 hex (assemblyai.com/docs, "Authentication"; the SDKs read ASSEMBLYAI_API_KEY).
     ProviderKey("assemblyai_api_key", HEX32, r"assemblyai_api_key", ("assemblyai_api_key",),
                 r"assembly[ \t]?ai", ("assemblyai", "assembly ai")),
@@ -244,6 +246,17 @@ PROVIDER_KEYS: tuple[ProviderKey, ...] = (
     # text that names the provider and a credential, as a table of integrations holds them.
     ProviderKey("plaid_token", r"[a-f0-9]{30}", words=r"plaid", word_triggers=("plaid",)),
     ProviderKey("cloudflare_token", r"[A-Za-z0-9_\-]{40}", words=r"cloudflare", word_triggers=("cloudflare",), not_hex=True),
+    # Twilio API key secrets, 32 letters and digits, beside an API key "SK…" (twilio.com/docs, "API keys":
+    # TWILIO_API_SECRET).
+    ProviderKey("twilio_api_secret", r"[A-Za-z0-9]{32}", r"twilio_api_secret", ("twilio_api_secret",)),
+    # Weights & Biases API keys, 40 hex (docs.wandb.ai, "wandb login"), in a text that names W&B.
+    ProviderKey("wandb_key", r"[a-f0-9]{40}", words=r"wandb|weights[ \t]*(?:&|and)[ \t]*biases",
+                word_triggers=("wandb", "weights")),
+    # RevenueCat secret API keys "sk_" and 32 letters and digits (revenuecat.com/docs, "Authentication";
+    # the public SDK keys are "appl_", "goog_" …), under REVENUECAT_* names or in a text that names
+    # RevenueCat or calls its SDK (``Purchases.configure(withAPIKey: …)``).
+    ProviderKey("revenuecat_secret_key", r"sk_[A-Za-z0-9]{32}", r"revenuecat_(?:secret_|api_)?key|revenuecat_api_secret",
+                ("revenuecat_",), r"revenuecat|api\.revenuecat\.com|purchases\.configure", ("revenuecat", "purchases.configure")),
     # GoCardless access tokens "live_"/"sandbox_" and 40 characters (developer.gocardless.com,
     # "Authentication"), in a text that names GoCardless (Mollie's "live_" keys are 30).
     ProviderKey("gocardless_api_token", r"(?:live|sandbox)_[A-Za-z0-9_\-=]{40}", words=r"gocardless",

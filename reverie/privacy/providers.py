@@ -436,10 +436,12 @@ NAMED_KEYS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     ("cloudinary_api_secret", re.compile(r"\bcloudinary://\d+:(?P<v>[A-Za-z0-9_\-]{20,40})@"), ("cloudinary://",)),
 )
 # Datadog API keys (32 hex) and application keys (40 hex) under their usual names
-# (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY, datadog.yaml api_key;
-# the API's "DD-API-KEY" and "DD-APPLICATION-KEY" headers).
+# (docs.datadoghq.com, "API and application keys"; DD_API_KEY, DD_APP_KEY; the API's "DD-API-KEY" and
+# "DD-APPLICATION-KEY" headers). A bare ``api_key`` (datadog.yaml's) is Datadog's only in a text that
+# names Datadog (``site: datadoghq.eu``): one that only mentions DD_API_KEY (a LiteLLM config's
+# ``environment_variables``) may hold other providers' ``api_key``s.
 DATADOG_KEY = re.compile(
-    r"(?i)\b(?:dd[_\-]|datadog_)?(?:api|app|application)[_\-]?key\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?"
+    r"(?i)\b(?P<dd>dd[_\-]|datadog_)?(?:api|app|application)[_\-]?key\b[\"'`]?[ \t]*[:=][ \t]*[\"'`]?"
     r"(?P<v>[a-f0-9]{40}|[a-f0-9]{32})\b"
 )
 # Legacy Heroku API keys are UUIDs, printed by ``heroku auth:token`` (devcenter.heroku.com,
@@ -480,8 +482,21 @@ def kubeadm_token_span(text: str, match: re.Match[str]) -> Span | None:
     return match.span() if any(ch.isdigit() for ch in match.group(0)) else None
 
 
+def datadog_span(text: str, match: re.Match[str]) -> Span | None:
+    """The key under a Datadog name, or under a bare one in a text that names Datadog."""
+    return match.span("v") if match.group("dd") or "datadog" in text.lower() else None
+
+
 def random_value(text: str, match: re.Match[str]) -> Span | None:
     return match.span() if random_like(match.group("v")) else None
+
+
+# LiteLLM's master key starts with "sk-" too (tool_keys.LITELLM_MASTER_KEY): the proxy's key, not OpenAI's.
+MASTER_KEY_BEFORE = re.compile(r"(?i)\bmaster_key[\"']?[ \t]*[:=][ \t]*[\"']?$")
+
+
+def openai_span(text: str, match: re.Match[str]) -> Span | None:
+    return None if MASTER_KEY_BEFORE.search(text, max(0, match.start() - 40), match.start()) else random_value(text, match)
 
 
 def provider_detectors() -> tuple[Detector, ...]:
@@ -492,11 +507,11 @@ def provider_detectors() -> tuple[Detector, ...]:
     return (
         *(secret(label, pattern, triggers) for label, pattern, triggers in PREFIXED_TOKENS),
         *(secret(label, pattern, triggers, value_group) for label, pattern, triggers in NAMED_KEYS),
-        secret("datadog_key", DATADOG_KEY, ("datadog", "dd_", "dd-"), value_group),
+        secret("datadog_key", DATADOG_KEY, ("datadog", "dd_", "dd-"), datadog_span),
         secret("kubeadm_token", KUBEADM_TOKEN, ("kubeadm", "bootstrap", "token"), kubeadm_token_span),
         secret("heroku_key", HEROKU_UUID, ("heroku",), value_group),
         secret("mailgun_key", MAILGUN_KEY, ("mailgun",)),
-        secret("openai_key", OPENAI_KEY, ("sk-",), random_value),
+        secret("openai_key", OPENAI_KEY, ("sk-",), openai_span),
         secret("stripe_key", STRIPE_WEBHOOK_SECRET, ("whsec_",)),
         secret("doppler_token", DOPPLER_TOKEN, ("dp.",)),
         secret("new_relic_key", NEW_RELIC_KEY, ("nrak-",)),

@@ -17,14 +17,18 @@ NOT_SECRETS = frozenset({
 # ``sk-****...****an5m``; an elided one, a
 # prefix and an ellipsis: ``sk-...``, ``sk-ant-…``.
 PLACEHOLDER_VALUE = re.compile(
-    r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
+    r"\s*(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|\$env:[A-Za-z_]\w*|\{\{.*\}\}|<[^<>]*>|%\(\w+\)s|%s|[*xX•.·]{3,}"
     r"|[\w\-.]{0,24}?[*•·]{4,}(?:(?:\.{2,}|…)[*•·]*)?[\w\-]{0,8}|[\w\-]{1,24}(?:\.{3,}|…)[\w\-]{0,8}"
     r"|\[(?:SECRET|PII):\w+\]|\[?(?:redacted|filtered|hidden|masked)\]?"
     # a 1Password secret reference, resolved by ``op run`` / ``op inject`` (developer.1password.com,
     # "Secret reference syntax": ``op://vault/item/field``): where the secret is, not the secret
     r"|op://[^\s\"']+"
+    # opencode's variable substitution (opencode.ai/docs, "Config", "Variables": ``{env:OPENROUTER_API_KEY}``,
+    # ``{file:~/.secrets/key}``): the config reads the value from there
+    r"|\{(?:env|file):[^{}\s]+\}"
     # a template's words that ask for the value (``YOUR_PASSWORD``, ``your-api-key-here``, ``CHANGE_ME``)
-    r"|(?:your|enter|insert)[_\-][\w\-]{2,40}|[\w\-]{1,40}[_\-]here|(?:change|replace)[_\-]?me)\s*",
+    # (also after the key's prefix, as a provider's docs write it: ``tvly-YOUR_API_KEY``)
+    r"|(?:[a-z0-9]{1,12}[_\-])?(?:your|enter|insert)[_\-][\w\-]{2,40}|[\w\-]{1,40}[_\-]here|(?:change|replace)[_\-]?me)\s*",
     re.IGNORECASE,
 )
 CODE_REFERENCE = re.compile(  # settings.KEY, os.environ[..., secrets.token_hex(16), cache_key(a, b)
@@ -224,7 +228,11 @@ def bare_secret(value: str, in_code: bool = True) -> bool:
 
 def filler(value: str) -> bool:
     """A prefix and a run of one character: shaped like a key, not a key. (A provider's documented
-    sample key, such as AWS's ``AKIAIOSFODNN7EXAMPLE``, is not filler: issue 19 masks samples too.)"""
+    sample key, such as AWS's ``AKIAIOSFODNN7EXAMPLE``, is not filler: issue 19 masks samples too.)
+    A URL whose last path segment, its secret, is such a run is a sample too (Slack's documented webhook
+    ``https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX``)."""
+    if "://" in value:
+        value = value.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     return FILLER.fullmatch(value) is not None
 
 
