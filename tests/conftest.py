@@ -1,6 +1,7 @@
 """Shared fixtures: real LanceDB in temporary folders, the real bundled model, a manual clock; and
 what the session starts once: one Ray, one Serve instance, one MiniLM embedding service, and the
-mined team's store as a template each module copies."""
+mined team's store as a template each module copies. Under `make test` each of the two pytest-xdist
+workers is a session of its own (one Ray each, modules never split between them)."""
 
 from __future__ import annotations
 
