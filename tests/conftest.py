@@ -19,6 +19,21 @@ from reverie.store import Store
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The modules that take longest (long tests or module fixtures that start a service), handed out first:
+#: under ``--dist loadfile`` pytest-xdist gives whole modules to its workers in collection order, so the
+#: two workers finish together instead of one running a long module alone at the end.
+SLOW_FIRST = ("test_pool_runs.py", "test_actors_ray.py", "test_eval_arms.py", "test_cli.py", "test_mcp.py",
+              "test_http_capture_kill.py", "test_pool_cluster.py", "test_http_retrieval.py", "test_serve_s3.py",
+              "test_explorer.py", "test_privacy.py", "test_store_concurrency.py", "test_http_corrections.py",
+              "test_http_scopes.py", "test_capture.py", "test_langgraph_store.py", "test_http_routes.py",
+              "test_http_time.py", "test_consolidation_memory.py", "test_embed.py", "test_http_keys.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: index for index, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 def make_settings(uri: Path | str, provider: str = "hash", **store: object) -> Settings:
     return Settings(
         store=StoreSettings(uri=str(uri), **store),  # type: ignore[arg-type]
