@@ -18,8 +18,10 @@ run: $(WARMED)
 # workers, a test module never split between them (its module fixtures start once): each worker is
 # a pytest session of its own with one test Ray, and the suite waits on processes, servers and
 # polls more than it computes (one worker kept 2 cores 30 % busy), so two overlap those waits.
+# Modules go out in collection order, the slowest first (tests/conftest.py's SLOW_FIRST), not
+# xdist's default by test count, which left one-test modules of 25-30 s for the end.
 # `make test PYTEST_WORKERS=` runs it in one process.
-PYTEST_WORKERS ?= -n 2 --dist loadfile
+PYTEST_WORKERS ?= -n 2 --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint warm
 	$(MAKE) --no-print-directory browser

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 #: The modules that take longest (long tests or module fixtures that start a service), handed out first:
-#: under ``--dist loadfile`` pytest-xdist gives whole modules to its workers in collection order, so the
-#: two workers finish together instead of one running a long module alone at the end.
+#: under ``--dist loadfile --no-loadscope-reorder`` (the Makefile) pytest-xdist gives whole modules to its
+#: workers in collection order, so the two workers finish together instead of one running a long module
+#: alone at the end.
 SLOW_FIRST = ("test_pool_runs.py", "test_actors_ray.py", "test_eval_arms.py", "test_cli.py", "test_mcp.py",
               "test_http_capture_kill.py", "test_pool_cluster.py", "test_http_retrieval.py", "test_serve_s3.py",
               "test_explorer.py", "test_privacy.py", "test_store_concurrency.py", "test_http_corrections.py",
