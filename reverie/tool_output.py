@@ -85,16 +85,18 @@ def key_words(key: str) -> tuple[str, ...]:
 def is_identity(key: str) -> bool:
     """The key names which thing a record is about: ``name``, ``run``, ``run name``, ``job id`` (not
     ``landing bucket``: a bucket named as a setting's value is the fact, not the record's name)."""
-    words = key.split()
-    return key in IDENTITY_KEYS or (len(words) > 1 and words[-1] in ("name", "id"))
+    return key in IDENTITY_KEYS or _named_thing(key) != key
 
 
 def same_identity(a: str, b: str) -> bool:
     """Two identity keys of one thing: ``run`` and ``run name`` (a name or id of a run), or one key."""
-    def subject(key: str) -> str:
-        words = key.split()
-        return " ".join(words[:-1]) if len(words) > 1 and words[-1] in ("name", "id") else key
-    return is_identity(a) and is_identity(b) and (same_key(a, b) or subject(a) == subject(b))
+    return is_identity(a) and is_identity(b) and (same_key(a, b) or _named_thing(a) == _named_thing(b))
+
+
+def _named_thing(key: str) -> str:
+    """``run name`` / ``job id`` -> the thing named (``run``, ``job``); any other key as it is."""
+    words = key.split()
+    return " ".join(words[:-1]) if len(words) > 1 and words[-1] in ("name", "id") else key
 
 
 def same_key(a: str, b: str) -> bool:
@@ -195,7 +197,7 @@ def _answer(command: str, lines: list[str], found: dict[str, str]) -> dict[str, 
         return {f"{_canonical_key(count.group('pattern'))} count".strip(): value}
     name = _asked_name(command)
     if name and ("_" in name[1:] or "." in name[1:]) and " " not in value:
-        return {_canonical_key(name.rsplit(".", 1)[-1]) if "." in name else _canonical_key(name): _canonical_value(value)}
+        return {_canonical_key(name.rsplit(".", 1)[-1]): _canonical_value(value)}
     return {}
 
 
