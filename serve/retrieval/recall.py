@@ -5,7 +5,9 @@ fill the token budget while items stay relevant, render.
    scope, the module and project scopes of its projects, ``team``), narrowed by ``scopes`` and
    ``project``; the cache holds only active, committed notes, and expired ones are skipped per row.
 2. Notes: fan out personal → module → project → team, each block searched with its scope's weight,
-   ranked (:mod:`serve.retrieval.ranking`), BM25 over the same visible notes, reciprocal-rank fusion.
+   ranked (:mod:`serve.retrieval.ranking`), BM25 over the same visible notes, reciprocal-rank fusion;
+   among the first ``k``, an older note a newer one of its slot replaces for this question is left
+   out, and so are the asker's turns it cites (:mod:`serve.retrieval.newest`).
 3. Raw turns, the floor (:mod:`serve.retrieval.turnindex`): where the request's ``scopes``, if any,
    hold the agent's personal scope (raw turns are as private as its personal notes), the agent's own
    turns of the asked project, never the evidence of a retired note or of a claim that lost to a
@@ -51,6 +53,7 @@ from reverie.store.vectors import TextEmbedder
 from reverie.tokens import TokenCounter
 from serve.auth.access import Principal, retrieval_access
 from serve.retrieval.fill import Fill, Ranked, Recalled
+from serve.retrieval.newest import newest_in_slot
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
 from serve.retrieval.scopeblock import Cached, Candidate, Hits, ScopeBlock
@@ -126,19 +129,21 @@ class Recaller:
         vector = np.asarray(self._embedder.embed([request.query])[0], dtype=np.float32)
         if not self.index.ready.wait(_LOAD_WAIT_SECONDS):
             raise UnavailableError("the retrieval cache is still loading the notes; retry shortly", retry_after=5)
-        notes = self.rank(principal, request, vector)
-        turns = self._turn_hits(request, vector)
+        notes, passed = newest_in_slot(self.rank(principal, request, vector), self.index, self._settings)
+        turns = self._turn_hits(request, vector, [e for c in passed for e in c.cached.evidence_of(request.agent_id)])
         order = self.order(notes, turns, request.agent_id)
         found = self.fit(order, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)
         return found
 
-    def _turn_hits(self, request: RetrieveRequest, vector: np.ndarray) -> TurnHits:
+    def _turn_hits(self, request: RetrieveRequest, vector: np.ndarray, passed: list[str]) -> TurnHits:
+        """The asker's turns, without the evidence of retired notes and of the notes ``newest_in_slot``
+        left out for this question (``passed``)."""
         s = self._settings
         if not s.turns or not turns_wanted(request):
             return TurnHits()
         as_of = (request.as_of or self._store.now()).date()
-        withheld = self.index.withheld_events(request.agent_id)
+        withheld = [*self.index.withheld_events(request.agent_id), *passed]
         return self.turns.search(request.agent_id, request.project, vector, request.query, withheld, s.turn_depth,
                                  windows(request.query, as_of), (s.relevance_similarity, s.turn_lexical_min_similarity))
 
