@@ -480,3 +480,42 @@ def test_memory_off_returns_nothing(app: Served, world: dict[str, Note]) -> None
     with app.client("coder-1") as client:
         body = _retrieve(client, "coder-1", SCENARIO["n-tabs"][4][0], memory=False)
     assert (body["notes"], body["episodes"], body["context"], body["tokens"]) == ([], [], "", 0)
+
+
+def test_a_newer_reading_or_preference_of_the_questions_slot_stands_for_the_older(
+        app: Served, world: dict[str, Note], store: Store, minilm: Embedder) -> None:
+    """Two tools print one setting in their own shapes, a person restates a preference with another
+    value: no statement says it replaces the other, the question names their slot (newest.py)."""
+    at = store.now()
+    readings = {  # note id -> (type, scope, statement, days before now)
+        "n-cuda-old": ("verified_fact", "module:atlas/api",
+                       "$ head -1 images/api/Dockerfile\nFROM nvidia/cuda:12.1.0-runtime-ubuntu22.04", 9),
+        "n-gpus": ("verified_fact", "module:atlas/api", '$ cat deploy/api/launch.json\n{"replicas": 3, "num_gpus": 8}', 8),
+        "n-cuda-new": ("verified_fact", "module:atlas/api", "$ kubectl exec deploy/api -- nvcc --version | tail -1\n"
+                       "Cuda compilation tools, release 12.4, V12.4.131", 1),
+        "n-pref-scripts": ("preference", "personal:coder-1",
+                           "Experiment code for me: plain Python scripts with argparse flags.", 9),
+        "n-pref-notebook": ("preference", "personal:coder-1", "Hand me experiment code as a Jupyter notebook, please.", 1),
+    }
+    store.events.append([Event(event_id="ev-cuda-old", agent_id="coder-1", session_id="s-cuda", project="atlas",
+                               ts=at - timedelta(days=9), role="tool", text=readings["n-cuda-old"][2], ingested_at=at,
+                               verified=True)])
+    notes = [_note(i, scope, "coder-1", "atlas", text, at, verified=kind == "verified_fact",
+                   last_seen_at=at - timedelta(days=days)).model_copy(update={"type": kind})
+             for i, (kind, scope, text, days) in readings.items()]
+    notes[0] = notes[0].model_copy(update={"evidence": ["ev-cuda-old"]})
+    vectors = minilm.embed([n.statement for n in notes])
+    commit(store, lambda: [NoteWrite(n, "add", vector=v) for n, v in zip(notes, vectors, strict=True)],
+           agent_id="coder-1", project="atlas")
+    cuda, gpus, form = ("Which CUDA version does the api image ship?", "How many GPUs does the api deployment get?",
+                        "In what form do I want experiment code delivered?")
+    with app.client("coder-1") as client:
+        wait_until(lambda: "n-cuda-new" in _ids(client, "coder-1", cuda), 5, "the newer reading to be recalled")
+        body = _retrieve(client, "coder-1", cuda)
+        ids = [n["note"]["note_id"] for n in body["notes"]]
+        assert "n-cuda-new" in ids and "n-cuda-old" not in ids
+        assert "ev-cuda-old" not in {t["event_id"] for t in body["episodes"]}  # nor as its own raw turn
+        assert "n-gpus" in _ids(client, "coder-1", gpus)  # a newer reading of another thing leaves it
+        preferences = _ids(client, "coder-1", form)
+        assert "n-pref-notebook" in preferences and "n-pref-scripts" not in preferences
+        assert "n-pref-scripts" in _ids(client, "coder-1", "Do I want argparse flags on my scripts?")
