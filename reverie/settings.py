@@ -251,11 +251,12 @@ class RetrievalSettings(Section):
     shared_notes_lead_share: float = Field(0.92, ge=0.0, le=1.0)
     # newer evidence in the question's slot (serve/retrieval/newest.py): among the first `k` notes, an older
     # one of the same scope and kind is left out for a newer one that answers the question too. Chosen
-    # on the three dev phrasebooks (replayed on their answers, then run): two verified tool readings
-    # >= 0.3 alike, the newer at most 0.1 less close to the question (error recurrence dev3 12 -> 6 of
-    # 21, hit@5 unchanged on all three; 0.4 or a margin of 0.05 keep 2-3 more stale readings, 0.15
-    # loses a dev2 hit); two preferences or constraints >= 0.2 alike, the newer closer by 0.05 (dev2
-    # recurrence 3 -> 1 of 24, one hit more; a lead of 0 loses a dev3 hit, 0.1 fixes nothing)
+    # on the three dev phrasebooks (their answers replayed, then run; BENCHMARKS.md): two verified tool
+    # readings >= 0.3 alike, the newer at most 0.1 less close to the question (dev3 error recurrence
+    # 12 -> 7 of 21 alone, hit@5 unchanged on all three; 0.4 or a margin of 0.05 keep 2 more stale
+    # readings, 0.15 loses a dev2 hit, 0.2 alike a dev3 one); two preferences or constraints >= 0.2
+    # alike, the newer closer to the question by 0.05 (with the readings: dev3 6/21, dev2 3 -> 1 of 24
+    # and one hit more; a lead of 0 loses a dev3 hit, 0.1 changes nothing)
     newer_reading_similarity: float = Field(0.3, ge=-1.0, le=2.0)
     newer_reading_margin: float = Field(0.1, ge=-1.0, le=1.0)
     newer_preference_similarity: float = Field(0.2, ge=-1.0, le=2.0)
