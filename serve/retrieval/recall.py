@@ -56,7 +56,7 @@ from serve.retrieval.fill import Fill, Ranked, Recalled
 from serve.retrieval.newest import newest_in_slot
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
-from serve.retrieval.scopeblock import Cached, Candidate, Hits, ScopeBlock
+from serve.retrieval.scopeblock import BlockKey, Cached, Candidate, Hits, ScopeBlock
 from serve.retrieval.tally import Tally
 from serve.retrieval.turnindex import Turn, TurnHits, TurnIndex
 
@@ -129,12 +129,21 @@ class Recaller:
         vector = np.asarray(self._embedder.embed([request.query])[0], dtype=np.float32)
         if not self.index.ready.wait(_LOAD_WAIT_SECONDS):
             raise UnavailableError("the retrieval cache is still loading the notes; retry shortly", retry_after=5)
-        notes, passed = newest_in_slot(self.rank(principal, request, vector), self.index, self._settings)
+        k = request.k or self._settings.k
+        notes, passed = newest_in_slot(self.rank(principal, request, vector), self._placed, k, self._settings)
         turns = self._turn_hits(request, vector, [e for c in passed for e in c.cached.evidence_of(request.agent_id)])
         order = self.order(notes, turns, request.agent_id)
-        found = self.fit(order, request.k or self._settings.k, request.token_budget or self._settings.token_budget)
+        found = self.fit(order, k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)
         return found
+
+    def _placed(self, cached: Cached) -> tuple[BlockKey, np.ndarray] | None:
+        """A ranked note's block and vector, if the cache still holds that very row (a refresh may have
+        replaced it since the ranking)."""
+        where = self.index.lookup(cached.note_id)
+        if where is None or where[1] >= len(where[0].entries) or where[0].entries[where[1]] is not cached:
+            return None
+        return where[0].key, where[0].arrays.vectors[where[1]]
 
     def _turn_hits(self, request: RetrieveRequest, vector: np.ndarray, passed: list[str]) -> TurnHits:
         """The asker's turns, without the evidence of retired notes and of the notes ``newest_in_slot``
