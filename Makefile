@@ -20,12 +20,13 @@ run: $(WARMED)
 # polls more than it computes (one worker kept 2 cores 30 % busy), so two overlap those waits.
 # Modules go out in collection order, the slowest first (tests/conftest.py's SLOW_FIRST), not
 # xdist's default by test count, which left one-test modules of 25-30 s for the end.
-# `make test PYTEST_WORKERS=` runs it in one process.
+# `make test PYTEST_WORKERS=` runs it in one process. The 25 slowest steps are printed last, so every
+# CI log says where the suite's ten minutes go.
 PYTEST_WORKERS ?= -n 2 --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint warm
 	$(MAKE) --no-print-directory browser
-	$(PY) -m pytest $(PYTEST_WORKERS)
+	$(PY) -m pytest $(PYTEST_WORKERS) --durations=25
 
 # Both read their rule sets from pyproject.toml (ruff: all of the tree; mypy: its `files`).
 lint: $(STAMP)
