@@ -33,11 +33,10 @@ import numpy as np
 
 from reverie.settings import RetrievalSettings
 from reverie.store.scopes import is_personal
-from serve.retrieval.scopeblock import BlockKey, Cached, Candidate, seconds
+from serve.retrieval.scopeblock import BlockKey, Cached, Candidate
 
 Ranked = list[tuple[Candidate, float]]
 Placed = Callable[[Cached], tuple[BlockKey, np.ndarray] | None]  # a cached note's block and vector, if still cached
-_TIMES = ("last_seen_at", "valid_from", "created_at")
 
 
 @dataclass(frozen=True)
@@ -68,15 +67,13 @@ def _claim(position: int, candidate: Candidate, placed: Placed) -> _Claim | None
     where = placed(cached) if family is not None else None
     if family is None or where is None:
         return None
-    seen = next((t for t in (cached.column(name) for name in _TIMES) if t is not None), None)
-    return _Claim(position, cached.note_id, family, where[0], seconds(seen, float("-inf")), candidate.similarity,
-                  where[1], frozenset(cached.column("conflicts_with") or ()))
+    return _Claim(position, cached.note_id, family, where[0], cached.seen, candidate.similarity, where[1], cached.linked)
 
 
 def _family(cached: Cached) -> str | None:
-    if cached.kind == "verified_fact" and cached.column("verified"):
+    if cached.kind == "verified_fact" and cached.verified:
         return "reading"
-    if cached.kind in ("preference", "constraint") and is_personal(str(cached.column("scope"))):
+    if cached.kind in ("preference", "constraint") and is_personal(cached.scope):
         return "preference"
     return None
 

@@ -96,6 +96,25 @@ class Cached:
     def agents(self) -> frozenset[str]:
         return agents_of(self.column("source_agents"), self.column("owner_agent"))
 
+    @cached_property
+    def scope(self) -> str:
+        return str(self.column("scope"))
+
+    @cached_property
+    def verified(self) -> bool:
+        return bool(self.column("verified"))
+
+    @cached_property
+    def seen(self) -> float:
+        """When its evidence was last observed (``last_seen_at``, else ``valid_from``, else ``created_at``)."""
+        return seconds(next((t for t in map(self.column, ("last_seen_at", "valid_from", "created_at")) if t), None),
+                       float("-inf"))
+
+    @cached_property
+    def linked(self) -> frozenset[str]:
+        """The notes consolidation linked it to as an open tie (``conflicts_with``)."""
+        return frozenset(self.column("conflicts_with") or ())
+
     def evidence_of(self, agent_id: str) -> tuple[str, ...]:
         """The turns of ``agent_id`` the note cites: event ids are unique per agent only, so another
         agent's note citing "e1" does not cite this agent's "e1" (a note naming no agent cites any's)."""
@@ -105,7 +124,7 @@ class Cached:
     def shared(self) -> bool:
         """A module, project or team note (consolidated from every agent that shares it), or a verified
         one (by a tool, a reviewer, or its owner's edit): knowledge beyond one turn's say-so."""
-        return not is_personal(self.column("scope")) or bool(self.column("verified"))
+        return not is_personal(self.scope) or self.verified
 
 
 @dataclass
