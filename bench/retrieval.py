@@ -11,8 +11,10 @@ One local Ray, one embedding service (the configured embedder, MiniLM by default
 The baseline is an embed-only Serve deployment with the same replica options: it embeds the query
 with the same embedding service and returns. For each size a fresh store is seeded through the
 store's batches (never through consolidation), the Reverie app is deployed on it, warmed up, and
-both endpoints are measured back to back at 1 and 8 concurrent clients (p50, p99, requests/s), every
-request with a query never sent before (held-out, distinct).
+both endpoints are measured at 1 and 8 concurrent clients (p50, p99, requests/s) in three alternating
+rounds of 200 requests each (one with ``--quick``), pooled per endpoint, so that a drift of the machine
+during the run weighs on both alike (one round of 400 each, before: the embed-only baseline alone moved
+by 15 % between two quiet runs); every request has a query never sent before (held-out, distinct).
 
 Beside the notes, the asking agent has ``turns`` raw turns of its own (20,000; 2,000 with
 ``--quick``; ``--option turns=N``), written as events with their vectors (as capture writes them) and
@@ -71,14 +73,15 @@ VOCABULARY = 2000
 @dataclass(frozen=True)
 class Plan:
     sizes: tuple[int, ...]
-    requests: int  # per measurement, over all clients
+    requests: int  # per round of a measurement, over all clients
     warmup: int
     turns: int  # raw turns of the asking agent beside the notes
+    rounds: int  # embed-only and retrieval take turns this many times at each client count
 
     @classmethod
     def of(cls, quick: bool, turns: int | None = None) -> "Plan":
-        plan = cls((300, 2000), 40, 16, 2000) if quick else cls((10_000, 100_000), 400, 100, 20_000)
-        return plan if turns is None else cls(plan.sizes, plan.requests, plan.warmup, turns)
+        plan = cls((300, 2000), 40, 16, 2000, 1) if quick else cls((10_000, 100_000), 200, 100, 20_000, 3)
+        return plan if turns is None else cls(plan.sizes, plan.requests, plan.warmup, turns, plan.rounds)
 
 
 # --- data -----------------------------------------------------------------------------------------
@@ -230,15 +233,28 @@ def deploy_reverie(settings: Any) -> None:
 
 # --- load ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class Sample:
+    latencies: list[float]  # seconds
+    wall: float  # seconds from the first request sent to the last answer
+
+
+@dataclass(frozen=True)
 class Load:
     clients: int
     p50_ms: float
     p99_ms: float
     rps: float
 
+    @classmethod
+    def of(cls, clients: int, samples: list[Sample]) -> "Load":
+        """Latencies of all rounds pooled; requests/s over their summed wall time."""
+        ordered = sorted(t for s in samples for t in s.latencies)
+        return cls(clients, 1000 * statistics.median(ordered), 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+                   len(ordered) / sum(s.wall for s in samples))
+
 
 def measure(send: Callable[[httpx.Client, str], None], queries: Iterator[str], clients: int, requests: int,
-            make: Callable[[], httpx.Client]) -> Load:
+            make: Callable[[], httpx.Client]) -> Sample:
     """``requests`` requests in all from ``clients`` threads, each with its own connection."""
     latencies: list[float] = []
     lock = threading.Lock()
@@ -267,9 +283,7 @@ def measure(send: Callable[[httpx.Client, str], None], queries: Iterator[str], c
     wall = time.perf_counter() - started
     if errors:
         raise errors[0]
-    ordered = sorted(latencies)
-    return Load(clients, 1000 * statistics.median(ordered), 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-                len(ordered) / wall)
+    return Sample(latencies, wall)
 
 
 def _embed(client: httpx.Client, query: str) -> None:
@@ -332,7 +346,7 @@ def one_size(ctx: Context, url: str, n: int, plan: Plan, calib: dict[str, Any], 
     started = time.perf_counter()
     wait_ready(url, key)
     loaded = time.perf_counter() - started
-    queries = iter(held_out(rng, 4 * plan.requests + 4 * plan.warmup + 64))
+    queries = iter(held_out(rng, 4 * plan.rounds * plan.requests + 4 * plan.warmup + 64))
     budget = settings.retrieval.token_budget
     over: list[int] = []
     send = _retrieve(budget, lambda body: over.append(body["tokens"]) if body["tokens"] > budget else None)
@@ -342,9 +356,13 @@ def one_size(ctx: Context, url: str, n: int, plan: Plan, calib: dict[str, Any], 
     measure(_embed, queries, 2, plan.warmup, make)
     time.sleep(2.0 if ctx.quick else 15.0)  # approximate indexes are built in the background
     loads = {}
-    for clients in (1, 8):
-        loads[("embed-only", clients)] = measure(_embed, queries, clients, plan.requests, make)
-        loads[("retrieve", clients)] = measure(send, queries, clients, plan.requests, make)
+    for clients in (1, 8):  # alternating rounds: a drift of the machine weighs on both endpoints alike
+        samples: dict[str, list[Sample]] = {"embed-only": [], "retrieve": []}
+        for _ in range(plan.rounds):
+            samples["embed-only"].append(measure(_embed, queries, clients, plan.requests, make))
+            samples["retrieve"].append(measure(send, queries, clients, plan.requests, make))
+        for endpoint, taken in samples.items():
+            loads[(endpoint, clients)] = Load.of(clients, taken)
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {admin}"}, timeout=120) as client:
         layers = client.get("/v1/metrics/memory").json().get("layers") or {}
     return {"n": n, "seed_s": seeded, "load_s": loaded, "loads": loads, "over_budget": len(over), "vectors": vectors,
