@@ -15,7 +15,8 @@ a number of two or more digits, else a hyphenated name; or one field of a tool's
 :func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's
-preferences that keep a phrase (two consecutive content words: "an email summary").
+preferences that keep a phrase (two consecutive content words: "an email summary"), a preference and
+a constraint alike (extraction types one wish either way).
 
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
@@ -102,15 +103,19 @@ def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: f
     return found
 
 
+_WISHES = frozenset({"preference", "constraint"})
+
+
 def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) -> bool:
-    """Of one type and stating the same value; a person's preferences also by a phrase they keep
-    ("... an email summary", "... in US Pacific time")."""
-    if kind != other_kind:
-        return False
-    mine, theirs = read(statement), read(other)
-    if same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program):
-        return True
-    return kind == "preference" and scope.startswith("personal:") and same_phrase(statement, other)
+    """Of one type and stating the same value; a person's wishes also by a phrase they keep ("... an
+    email summary", "... in US Pacific time"), whether extraction typed them a preference or a
+    constraint ("My rule for plots: a log-scale y-axis" / "Curves as a log-scale y-axis, please")."""
+    if kind == other_kind:
+        mine, theirs = read(statement), read(other)
+        if same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program):
+            return True
+    wishes = {kind, other_kind} <= _WISHES and "preference" in {kind, other_kind}
+    return wishes and scope.startswith("personal:") and same_phrase(statement, other)
 
 
 def apart(a: str, b: str, overlap: float) -> bool:

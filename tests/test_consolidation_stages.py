@@ -350,6 +350,19 @@ def test_a_persons_preferences_that_end_on_one_phrase_merge_at_the_value_bar(fir
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
 
 
+@pytest.mark.parametrize(("kinds", "groups"), [
+    (("preference", "constraint"), 1),  # one person's wish, typed either way by extraction
+    (("constraint", "preference"), 1),
+    (("constraint", "constraint"), 2),  # rules are not wishes: the phrase rule is for preferences
+    (("preference", "procedure"), 2),
+])
+def test_a_persons_preference_and_constraint_that_keep_one_phrase_merge(kinds: tuple[str, str], groups: int) -> None:
+    first = _cand("My rule for training plots: a log scale with no smoothing.", "e1", kind=kinds[0])
+    second = _cand("Curves on a log scale with no smoothing, please.", "e2", minutes=5, kind=kinds[1])
+    members = [Member(first, _vec(1.0)), Member(second, _vec(0.5))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
 def test_an_explicit_correction_naming_another_value_than_a_verified_note_of_its_module_is_an_open_question() -> None:
     fact = _module_note("n-fact", "Worker ledger-1 listening on queue events-main", days=5, verified=True)
     fact = fact.model_copy(update={"subject": "worker queue"})
