@@ -69,3 +69,9 @@ def test_any_dimension_builds_a_copy_that_ranks_a_stored_vector_first(dim: int) 
     index = quantized(vectors)
     _, found = index.search(vectors[:5], 1)
     assert found[:, 0].tolist() == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(("rows", "wanted"), [(999, False), (1000, True)])
+def test_a_low_ann_above_never_quantizes_a_scope_too_small_to_train_on(rows: int, wanted: bool) -> None:
+    block = _block(_clustered(np.random.default_rng(9), rows, 32))
+    assert block.wants_index(PLAIN.model_copy(update={"ann_above": 10})) is wanted

@@ -224,7 +224,7 @@ class ScopeBlock:
 
     # --- the approximate index ---------------------------------------------------------------
     def wants_index(self, settings: RetrievalSettings) -> bool:
-        if self.building or self.live_count < settings.ann_above:
+        if self.building or self.live_count < max(settings.ann_above, _MIN_QUANTIZED):
             return False
         return self.ann is None or self.arrays.n > 1.25 * self.ann.n
 
@@ -236,6 +236,7 @@ class ScopeBlock:
 
 
 
+_MIN_QUANTIZED = 1_000  # an exact scan of fewer rows costs less than 0.1 ms; its codebooks need 16 rows at least
 _TRAIN_ROWS = 20_000  # 16 centroids per two-dimension slice: a sample this size trains them as well as all rows
 
 
