@@ -30,6 +30,7 @@ import numpy as np
 
 from actors.plan import Draft, Member, NoteIndex, note_id_for
 from reverie.conflicts import conflict_between, different_things
+from reverie.corrections import worded_as_change
 from reverie.records import Note
 from reverie.settings import ConsolidationSettings
 from reverie.statements import asserts, read, replaced, same_phrase, same_value
@@ -99,23 +100,31 @@ def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: f
     found = np.zeros_like(sims, dtype=bool)
     for i, j in zip(*np.nonzero(np.triu(sims >= threshold, k=1)), strict=True):
         a, b = groups[int(i)][0].candidate, groups[int(j)][0].candidate
-        found[i, j] = found[j, i] = agree(a.type, a.scope, a.statement, b.type, b.statement)
+        found[i, j] = found[j, i] = agree(a.type, a.scope, a.statement, b.type, b.statement,
+                                          changing=changes(a.tags, a.statement) or changes(b.tags, b.statement))
     return found
 
 
 _WISHES = frozenset({"preference", "constraint"})
 
 
-def agree(kind: str, scope: str, statement: str, other_kind: str, other: str) -> bool:
-    """Of one type and stating the same value; a person's wishes also by a phrase they keep ("... an
-    email summary", "... in US Pacific time"), whether extraction typed them a preference or a
-    constraint ("My rule for plots: a log-scale y-axis" / "Curves as a log-scale y-axis, please")."""
+def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *, changing: bool = False) -> bool:
+    """Of one type and stating the same value; a person's preferences also by a phrase they keep ("...
+    an email summary", "... in US Pacific time"), and a preference and a constraint too (extraction
+    types one wish either way: "My rule for plots: a log scale" / "Curves on a log scale, please")
+    unless either is ``changing`` a wish (a correction is typed a constraint: it must never be
+    absorbed by the preference it replaces)."""
     if kind == other_kind:
         mine, theirs = read(statement), read(other)
         if same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program):
             return True
-    wishes = {kind, other_kind} <= _WISHES and "preference" in {kind, other_kind}
+    wishes = kind == other_kind == "preference" or ({kind, other_kind} == _WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
+
+
+def changes(tags: Sequence[str], statement: str) -> bool:
+    """Tagged a correction, or worded as a change ("from now on", "no longer", "switch to", ...)."""
+    return "correction" in tags or worded_as_change(statement)
 
 
 def apart(a: str, b: str, overlap: float) -> bool:
@@ -163,7 +172,9 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
         agreeing = (similarity >= settings.value_duplicate_similarity
-                    and agree(lead.type, lead.scope, lead.statement, note.type, note.statement))
+                    and agree(lead.type, lead.scope, lead.statement, note.type, note.statement,
+                              changing=any(changes(m.candidate.tags, m.candidate.statement) for m in group)
+                              or changes(note.tags, note.statement)))
         if not (alike or agreeing):
             continue
         if not any(apart(note.statement, s, settings.correction_overlap) for s in statements):

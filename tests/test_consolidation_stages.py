@@ -363,6 +363,19 @@ def test_a_persons_preference_and_constraint_that_keep_one_phrase_merge(kinds: t
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
 
 
+@pytest.mark.parametrize(("wish", "change", "tags"), [
+    ("I like verbose logs in the test runner.", "Correction: quiet logs in the test runner.", ["correction"]),
+    ("Send the weekly report on Friday as a PDF attachment.",
+     "From now on send the weekly report on Monday as a PDF attachment.", []),  # worded as a change
+])
+def test_a_correction_typed_a_constraint_is_never_absorbed_by_the_preference_it_replaces(
+        wish: str, change: str, tags: list[str]) -> None:
+    first = _cand(wish, "e1")
+    second = _cand(change, "e2", minutes=5, kind="constraint").model_copy(update={"tags": tags})
+    members = [Member(first, _vec(1.0)), Member(second, _vec(0.5))]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
 def test_an_explicit_correction_naming_another_value_than_a_verified_note_of_its_module_is_an_open_question() -> None:
     fact = _module_note("n-fact", "Worker ledger-1 listening on queue events-main", days=5, verified=True)
     fact = fact.model_copy(update={"subject": "worker queue"})

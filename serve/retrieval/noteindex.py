@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import bm25s
-import faiss
 import numpy as np
 import pyarrow as pa
 
@@ -42,7 +41,7 @@ from reverie.store import BatchFilter, NoteFilter, Store
 from reverie.store.rows import note_agents, rows
 from reverie.store.scopes import names_own_project
 from serve.retrieval.ranking import COMPILED_FROM, bm25_index, bm25_scores, scope_weight, top, warm_scorer
-from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock
+from serve.retrieval.scopeblock import BlockKey, Cached, ScopeBlock, single_threaded
 
 log = logging.getLogger(__name__)
 WINDOW = timedelta(minutes=10)
@@ -96,9 +95,9 @@ class NoteIndex:
         self._batches_version: int | None = None
         self._loaded = False  # set under the writer lock when the first load has read the notes
         self._write = threading.Lock()
-        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-index")
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-index", initializer=single_threaded)
         self.ready = threading.Event()
-        faiss.omp_set_num_threads(1)  # each request searches on its own thread; OpenMP teams only contend
+        single_threaded()  # and each request thread, in Recaller.recall
 
     # --- reading -----------------------------------------------------------------------------
     def lookup(self, note_id: str) -> tuple[ScopeBlock, int] | None:

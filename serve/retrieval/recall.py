@@ -56,7 +56,7 @@ from serve.retrieval.fill import Fill, Ranked, Recalled
 from serve.retrieval.newest import newest_in_slot
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
-from serve.retrieval.scopeblock import BlockKey, Cached, Candidate, Hits, ScopeBlock
+from serve.retrieval.scopeblock import BlockKey, Cached, Candidate, Hits, ScopeBlock, single_threaded
 from serve.retrieval.tally import Tally
 from serve.retrieval.turnindex import Turn, TurnHits, TurnIndex
 
@@ -124,6 +124,7 @@ class Recaller:
     def recall(self, principal: Principal, request: RetrieveRequest) -> Recalled:
         if not request.memory:
             return Recalled()
+        single_threaded()  # this request's thread: faiss searches one query at a time
         if request.project is not None and not principal.in_project(request.project):
             raise ForbiddenError(f"this key is not for project {request.project!r}", field="project")
         vector = np.asarray(self._embedder.embed([request.query])[0], dtype=np.float32)
@@ -281,6 +282,7 @@ class RecallWorker:
         self._guard("final flush", self._r.tally.flush)
 
     def _refresh(self) -> None:
+        single_threaded()  # the turn indexes are built here
         s, index = self._r.settings, self._r.index
         while not index.ready.is_set() and not self._stop.is_set():
             if not self._guard("load", index.load):
