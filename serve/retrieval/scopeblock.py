@@ -237,7 +237,6 @@ class ScopeBlock:
         self.ann = Ann(quantized(np.ascontiguousarray(self.arrays.vectors[:n])), n)
 
 
-
 def single_threaded() -> None:
     """One OpenMP thread for faiss on the calling thread. The setting is per thread (a new thread
     starts with one per core), and a team of two for a single query spins the second core for
