@@ -10,8 +10,14 @@
 3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
    similarity >= ``duplicate_similarity`` that is not apart from the group (as above) absorbs it.
 
+A person's wish worded as a change (tagged a correction, or "from now on", "I moved to" ...) that
+names nothing it replaces never merges at the value bar: the phrase it shares with an older wish may
+be the very value it drops ("Enough X. Y from today on."), and the resolution stage supersedes the
+wish it changes (``actors.resolve``); a restatement near enough for the duplicate bar still merges.
+
 In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
-a number of two or more digits, else a hyphenated name; or one field of a tool's output with one value,
+a number of two or more digits, else a hyphenated name; one value of one unit, "CUDA 11.8" and
+``cuda:11.8.0``; or one field of a tool's output with one value,
 :func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's
@@ -29,11 +35,11 @@ from datetime import UTC, datetime
 import numpy as np
 
 from actors.plan import Draft, Member, NoteIndex, note_id_for
-from reverie.conflicts import conflict_between, different_things
+from reverie.conflicts import conflict_between, different_things, other_value
 from reverie.corrections import worded_as_change
-from reverie.records import Note
+from reverie.records import Candidate, Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import asserts, read, replaced, same_phrase, same_value
+from reverie.statements import Reading, asserts, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -100,6 +106,8 @@ def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: f
     found = np.zeros_like(sims, dtype=bool)
     for i, j in zip(*np.nonzero(np.triu(sims >= threshold, k=1)), strict=True):
         a, b = groups[int(i)][0].candidate, groups[int(j)][0].candidate
+        if changes_wish(a) or changes_wish(b):
+            continue
         found[i, j] = found[j, i] = agree(a.type, a.scope, a.statement, b.type, b.statement,
                                           changing=changes(a.tags, a.statement) or changes(b.tags, b.statement))
     return found
@@ -116,10 +124,26 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
     absorbed by the preference it replaces)."""
     if kind == other_kind:
         mine, theirs = read(statement), read(other)
-        if same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program):
+        if (same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program)
+                or _same_unit_value(mine, theirs)):
             return True
     wishes = kind == other_kind == "preference" or ({kind, other_kind} == _WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
+
+
+def changes_wish(candidate: Candidate) -> bool:
+    """A person's wish worded as a change that names nothing it replaces: never a duplicate by a value or
+    phrase it shares ("Enough X. Y from today on." is about X as much as Y); resolution finds the wish
+    it changes. (A change that names what it replaces is kept apart from the notes that state it by
+    :func:`apart`.)"""
+    return (candidate.type in _WISHES and candidate.scope.startswith("personal:")
+            and changes(candidate.tags, candidate.statement) and not replaced(candidate.statement))
+
+
+def _same_unit_value(mine: Reading, theirs: Reading) -> bool:
+    """A value of one unit both state ("CUDA 11.8" / ``FROM nvidia/cuda:11.8.0-...`` /
+    ``torch.version.cuda`` printing ``11.8``): one fact however it was printed."""
+    return any(mine.values[unit] & theirs.values[unit] for unit in set(mine.values) & set(theirs.values))
 
 
 def changes(tags: Sequence[str], statement: str) -> bool:
@@ -128,10 +152,11 @@ def changes(tags: Sequence[str], statement: str) -> bool:
 
 
 def apart(a: str, b: str, overlap: float) -> bool:
-    """Never the same note: they contradict, name different things (or, both a tool's output, print
-    no field in common), or one corrects the other."""
+    """Never the same note: they contradict, are one text with another value in it (a version, a
+    machine type), name different things (or, both a tool's output, print no field in common), or one
+    corrects the other."""
     first, second = read(a), read(b)
-    if different_things(first, second) or conflict_between(first, second) is not None:
+    if different_things(first, second) or conflict_between(first, second) is not None or other_value(a, b):
         return True
     if first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program):
         return True  # two tools' outputs of different fields state different facts
@@ -167,11 +192,12 @@ def match_store(group: list[Member], index: NoteIndex, settings: ConsolidationSe
 
 def _near_duplicate(group: list[Member], index: NoteIndex, settings: ConsolidationSettings) -> Note | None:
     statements = [m.candidate.statement for m in group]
+    blind = any(changes_wish(m.candidate) for m in group)
     found: list[Note] = []
     lead = group[0].candidate
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
-        agreeing = (similarity >= settings.value_duplicate_similarity
+        agreeing = (not blind and similarity >= settings.value_duplicate_similarity
                     and agree(lead.type, lead.scope, lead.statement, note.type, note.statement,
                               changing=any(changes(m.candidate.tags, m.candidate.statement) for m in group)
                               or changes(note.tags, note.statement)))

@@ -33,9 +33,10 @@ from typing import Literal
 import numpy as np
 
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import Conflict, conflict_between, different_things
+from reverie.conflicts import Conflict, conflict_between, different_things, other_value
+from reverie.corrections import worded_as_change
 from reverie.records import Note
-from reverie.restatements import mentions
+from reverie.restatements import claimed_values, mentions, prints
 from reverie.settings import ConsolidationSettings
 from reverie.statements import (
     Reading,
@@ -43,6 +44,7 @@ from reverie.statements import (
     normalise,
     read,
     replaced,
+    same_phrase,
     slot_text,
     stable_digest,
     stated_values,
@@ -52,6 +54,7 @@ from reverie.statements import (
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
 MODULE_KNOWLEDGE = frozenset({"constraint", "procedure", "verified_fact"})
+WISHES = frozenset({"preference", "constraint"})
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -149,6 +152,9 @@ class _RunVectors:
         self.matrix = _stack([_vector(c, index) for c in changes])
         self.slots = _stack([_slot_vector(c, index) for c in changes])
 
+    def vector(self, note_id: str) -> np.ndarray | None:
+        return self.matrix[self.position[note_id]] if self.matrix.size else None
+
     def earlier(self, position: int) -> dict[str, tuple[float, float]]:
         """Statement and slot similarity of every earlier note of the run."""
         if position == 0 or self.matrix.size == 0:
@@ -201,10 +207,49 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
     for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
     found = _competing(change.note, pool, settings, agent_id)
+    if change.new and not any(why.correction for _, why in found):
+        found += _changed_wish(change.note, vector, views, run, index, settings)
     if change.note.verified:
         met = {rival.note_id for rival, _ in found}
         found += [(t, why) for t, why in _confirmed(change.note, pool, views, index, settings) if t.note_id not in met]
     return found
+
+
+def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run: _RunVectors, index: NoteIndex,
+                  settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
+    """A person's wish worded as a change that names nothing it replaces ("I moved to X a couple of
+    weeks ago", "Correction: snippets in Scala.") changes their own wish nearest to it: the most similar
+    live wish of their scope, from ``changed_wish_similarity`` and ahead of the next by
+    ``changed_wish_margin`` (a person keeps one wish a slot; the nearest is the one the change is about),
+    with the notes that restate that wish (never counted as the next). Only a new note changes a wish:
+    a note a restatement merged into keeps what it said."""
+    if (note.type not in WISHES or not note.scope.startswith("personal:") or replaced(note.statement)
+            or not (is_correction(note) or worded_as_change(note.statement))):
+        return []
+    mine = [views[i].note if i in views else n for n in index.notes if (i := n.note_id) not in run.position]
+    mine += [views[i].note for i in run.ids[:run.position.get(note.note_id, len(run.ids))]]
+    scored = []
+    for other in mine:
+        if other.scope != note.scope or other.type not in WISHES or not live_claim(other) or other.note_id == note.note_id:
+            continue
+        theirs = run.vector(other.note_id) if other.note_id in run.position else index.vector(other.note_id)
+        if theirs is not None:
+            scored.append((float(theirs @ vector), other.note_id, other))
+    scored.sort(key=lambda row: (-row[0], row[1]))
+    if not scored or scored[0][0] < settings.changed_wish_similarity:
+        return []
+    target = scored[0][2]
+    mates = [other for _, _, other in scored[1:] if _restates(other, target)]
+    rest = [sim for sim, _, other in scored[1:] if other not in mates]
+    if rest and scored[0][0] - rest[0] < settings.changed_wish_margin:
+        return []
+    why = Rivalry("correction", "the same person's nearest wish (or its restatement), which it changes", correction=True)
+    return [(wish, why) for wish in (target, *mates)]
+
+
+def _restates(other: Note, wish: Note) -> bool:
+    """Another note of the same wish: its slot, or the phrase it ends on (:func:`same_phrase`)."""
+    return (other.slot is not None and other.slot == wish.slot) or same_phrase(other.statement, wish.statement)
 
 
 def _add_value_rivals(note: Note, vector: np.ndarray, mine: np.ndarray | None, pool: dict[str, tuple[Note, float, float]],
@@ -259,23 +304,32 @@ def _confirmed(note: Note, pool: dict[str, tuple[Note, float, float]], views: di
                settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
     """A verified note that states what an open correction claims confirms it: the correction's target
     (a verified note it could not overturn alone) is then this note's rival, as an explicit correction.
-    Lexical evidence both ways: the note asserts the correction's new claim, and the target asserts
+    Lexical evidence both ways: the note states the correction's new claim, and the target asserts
     what the correction replaces and not the new claim."""
     found = []
     for question_id, (question, sim, _) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
         if question.type != "open_question" or question.status not in LIVE_STATUSES or sim < settings.correction_similarity:
             continue
         phrases, new_claim = replaced(question.statement), without_replacements(question.statement)
-        if not phrases or not new_claim or not asserts(note.statement, new_claim, settings.correction_overlap):
+        if not phrases or not new_claim or not _states_claim(note.statement, new_claim, settings):
             continue
         for target_id in question.conflicts_with:
             target = views[target_id].note if target_id in views else index.get(target_id)
             if (target is not None and target_id != note.note_id and live_claim(target)
                     and _states_replaced(target, phrases, settings)
-                    and not asserts(target.statement, new_claim, settings.correction_overlap)):
+                    and not _states_claim(target.statement, new_claim, settings)):
                 found.append((target, Rivalry("correction", f"it confirms {question_id}, which replaces what it states",
                                               correction=True)))
     return found
+
+
+def _states_claim(statement: str, new_claim: str, settings: ConsolidationSettings) -> bool:
+    """The statement asserts the claim's words, or prints every value it names: a tool's output names
+    the values of a sentence ("bumped to CUDA 12.1" / "... print(torch.version.cuda) 12.1") in few of
+    its words."""
+    values = claimed_values(new_claim)
+    return asserts(statement, new_claim, settings.correction_overlap) or bool(values) and all(
+        prints(statement, value) for value in values)
 
 
 def _readable(index: NoteIndex, note: Note) -> list[str]:
@@ -291,7 +345,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
     explicit = is_correction(note)
     found = []
     for rival_id, (rival, sim, slot_sim) in sorted(pool.items(), key=lambda kv: (-kv[1][1], kv[0])):
-        if rival_id == note.note_id or not live_claim(rival) or rival_id in note.supersedes:
+        if rival_id == note.note_id or not live_claim(rival) or rival_id in note.supersedes or _other_module(note, rival):
             continue
         theirs = claim(rival.statement)
         if different_things(mine, theirs):
@@ -301,7 +355,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
             continue
         if not writable(rival.scope, agent_id):
             continue
-        conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit)
+        conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit) or _other_value(note, rival)
         if conflict is None:
             continue
         if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
@@ -332,11 +386,25 @@ def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
     return None
 
 
+def _other_module(note: Note, rival: Note) -> bool:
+    """Notes of two modules are about two things ("the evalsuite image" / "the datamix image")."""
+    return note.scope != rival.scope and note.scope.startswith("module:") and rival.scope.startswith("module:")
+
+
+def _other_value(note: Note, rival: Note) -> Conflict | None:
+    """One text of one scope with another value in it: one reading, read again (:func:`other_value`)."""
+    if note.scope == rival.scope and other_value(note.statement, rival.statement):
+        return Conflict("value", "the same words with another value")
+    return None
+
+
 def _one_field(note: Note, rival: Note, sim: float, kind: str, settings: ConsolidationSettings) -> bool:
     """Two tools' outputs of one scope printing one field with two values ("size: X-Small" / a table's
-    size column "Medium") read one slot from the lower correction bar: their shapes differ more than
-    their subject (a describe, a query, a state dump)."""
-    return kind == "field" and note.scope == rival.scope and sim >= settings.correction_similarity
+    size column "Medium"), or two verified readings of one unit with two values (``FROM cuda:11.8.0`` /
+    ``torch.version.cuda`` printing 12.1), read one slot from the lower correction bar: their shapes
+    differ more than their subject (a describe, a query, a state dump)."""
+    printed = kind == "field" or (kind == "value" and note.verified and rival.verified)
+    return printed and note.scope == rival.scope and sim >= settings.correction_similarity
 
 
 def _disputes(note: Note, rival: Note, sim: float, kind: str, explicit: bool, settings: ConsolidationSettings) -> bool:

@@ -15,13 +15,18 @@ whether they contradict, and how (statements naming different things by number â
 - ``field``: the same field of a tool's output with another value (``size: Medium`` /
   ``warehouse_size = "X-Small"``: :mod:`reverie.tool_output`).
 Two tool outputs whose identity fields differ (``name``, ``topic`` ...) are about different things.
+:func:`other_value` reads two texts that are word for word the same but for a value or two (a
+version, a machine type, a count: "FROM cuda:12.1.0-..." / "FROM cuda:11.8.0-...") as another value
+of one reading, whatever its shape; timestamps alone make no other value.
 
 Measured on SICK (CONTRADICTION against the rest) in ``bench/conflicts.py``; see BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read
@@ -117,3 +122,30 @@ def _field(a: Reading, b: Reading) -> Conflict | None:
             if same_key(key, other_key) and value != other_value:
                 return Conflict("field", f"the tool output's {key!r} has another value")
     return None
+
+
+#: Most value tokens two texts may differ by, and the least share of their words that must match.
+OTHER_VALUE_TOKENS = 2
+OTHER_VALUE_SAME = 0.6
+_CLOCK = re.compile(r"[\[(]?(?:\d{4}-\d{2}-\d{2}(?:t[\d:.]+z?)?|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?)[\])]?,?")
+_VALUE_TOKEN = re.compile(r"\d|\w[-_./:]\w")
+
+
+def other_value(a: str, b: str) -> bool:
+    """The same words but for at most ``OTHER_VALUE_TOKENS`` value tokens, each replaced one for one
+    (a token with a digit or an inner ``-_./:``), at least ``OTHER_VALUE_SAME`` of the words alike:
+    one reading of one thing with another value. Differences in timestamps alone are none."""
+    first, second = a.lower().split(), b.lower().split()
+    matcher = SequenceMatcher(None, first, second, autojunk=False)
+    same = sum(size for *_, size in matcher.get_matching_blocks())
+    words = max(sum(not _CLOCK.fullmatch(t) for t in tokens) for tokens in (first, second))
+    if same < 3 or same < OTHER_VALUE_SAME * words:
+        return False
+    changed = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal" or all(_CLOCK.fullmatch(t) for t in (*first[i1:i2], *second[j1:j2])):
+            continue
+        if op != "replace" or i2 - i1 != j2 - j1:
+            return False
+        changed += [*first[i1:i2], *second[j1:j2]]
+    return 0 < len(changed) <= 2 * OTHER_VALUE_TOKENS and all(_VALUE_TOKEN.search(t) for t in changed)

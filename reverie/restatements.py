@@ -42,6 +42,22 @@ def mentions(text: str, phrase: str) -> bool:
     return any(have[i:i + n] == wanted for i in range(len(have) - n + 1))
 
 
+_VALUE_WORD = re.compile(r"(?=.*\d)(?!\d+(?:st|nd|rd|th)$).+|.*_.*|.*-.*-.*")
+
+
+def claimed_values(text: str) -> list[str]:
+    """The value words of a text: tokens with a digit (not an ordinal), an underscore or two hyphens
+    ("12.1", "ckpt-longterm-euw4", "g2-standard-48", "rsch-ckpt-hot"); plain hyphenated words
+    ("read-only") are no values."""
+    return [t for t in dict.fromkeys(tokens(text)) if _VALUE_WORD.fullmatch(t)]
+
+
+def prints(text: str, value: str) -> bool:
+    """``value`` is a token of ``text``, or begins one before a separator: a version names its patch
+    levels and builds ("12.4" in "cuda:12.4.0-cudnn8")."""
+    return any(t == value or (t.startswith(value) and t[len(value)] in ".-_") for t in tokens(text))
+
+
 def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
     """What ``winner`` overturns in ``loser``: the phrases the winner says it replaces that the loser
     asserts, and the one value of a kind the loser states that the winner's own claim replaces by

@@ -110,6 +110,10 @@ class ConsolidationSettings(Section):
     # a correction that rejects a value a note states for the same unit ("24 partitions, not 12" against
     # "PartitionCount: 12") finds that note from this lower bar: the shared value is the lexical evidence
     correction_value_similarity: float = 0.25
+    # a person's wish worded as a change naming nothing it replaces changes their nearest live wish, at
+    # least this alike and this far ahead of the next (actors/resolve.py ``_changed_wish``)
+    changed_wish_similarity: float = 0.15
+    changed_wish_margin: float = 0.05
     correction_overlap: float = 0.6
     # a turn that names what a run overturned, at least this near the overturned claim, is its evidence
     restatement_similarity: float = 0.4
@@ -261,6 +265,9 @@ class RetrievalSettings(Section):
     newer_reading_margin: float = Field(0.1, ge=-1.0, le=1.0)
     newer_preference_similarity: float = Field(0.2, ge=-1.0, le=2.0)
     newer_preference_lead: float = Field(0.05, ge=-1.0, le=1.0)
+    # a turn that a newer note among the first k says it replaces (serve/retrieval/staleturns.py) asserts
+    # at least this share of the replaced phrase's words: consolidation's ``correction_overlap``
+    overturned_turn_overlap: float = Field(0.6, ge=0.0, le=1.0)
     # the in-memory cache of each replica and its approximate index
     refresh_seconds: float = 0.25
     reconcile_seconds: float = 30.0

@@ -27,7 +27,7 @@ _CONTRAST = re.compile(
 )
 NEGATORS = frozenset({
     "no", "not", "never", "nobody", "none", "nothing", "nowhere", "neither", "nor", "cannot",
-    "without", "avoid", "forbid", "forbidden", "prohibit", "prohibited", "ban", "banned", "refuse",
+    "without", "avoid", "skip", "forbid", "forbidden", "prohibit", "prohibited", "ban", "banned", "refuse",
 })
 STOPWORDS = frozenset("""
 a an the and or but if then than so as of to in on at by for with from into onto over under about
@@ -63,12 +63,12 @@ _UNITS = frozenset({
 })
 _PREFIX_UNITS = frozenset({  # "port 8080", "Python 3": the number after these is a setting's value
     "port", "version", "level", "tier", "phase", "python", "node", "java", "postgres", "postgresql",
-    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv",
+    "mysql", "redis", "ubuntu", "debian", "http", "tls", "ipv", "cuda", "cudnn", "nccl", "torch", "pytorch", "gcc",
 })
 #: Units whose values are versions: "Python 3" names no minor version, so it agrees with "Python 3.11".
 VERSIONED_UNITS = frozenset({
     "version", "python", "node", "java", "postgres", "postgresql", "mysql", "redis", "ubuntu", "debian", "http",
-    "tls", "ipv",
+    "tls", "ipv", "cuda", "cudnn", "nccl", "torch", "pytorch", "gcc",
 })
 _QUANTIFIERS = frozenset({  # "top 5", "at least 3": the number after these is an amount
     "top", "first", "last", "every", "max", "min", "maximum", "minimum", "limit", "least", "most",
@@ -207,7 +207,7 @@ def read(text: str) -> Reading:
         for unit, found in _values(part, default_unit=_last_unit(values)).items():
             rejected_values.setdefault(unit, set()).update(found)
     return Reading(
-        polarity=1 if stated else polarity(text),  # a tool's fields are printed, they negate nothing
+        polarity=1 if stated or tool_output.is_tool_output(text) else polarity(text),  # printed: it negates nothing
         values={u: frozenset(v) for u, v in values.items()},
         rejected_values={u: frozenset(v) for u, v in rejected_values.items()},
         chosen=frozenset(content_words(main)),
@@ -221,21 +221,27 @@ def read(text: str) -> Reading:
 
 
 def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
-    """A tool's count of a noun (``PartitionCount: 24``) is that noun's value, as "24 partitions" is."""
+    """A tool's count of a noun (``PartitionCount: 24``) is that noun's value, as "24 partitions" is;
+    a version it prints of a versioned thing (``torch.version.cuda`` -> ``12.1``) is that thing's, as
+    "CUDA 12.1" is."""
     for key, value in stated.items():
         noun = tool_output.counted_noun(key)
         if noun and re.fullmatch(r"\d+(?:\.\d+)?", value):
             values.setdefault(lemma(noun), set()).add(float(value))
+        last = key.split()[-1] if key.split() else ""
+        if last in VERSIONED_UNITS and re.fullmatch(r"v?\d+(?:\.\d+)+", value):
+            values.setdefault(last, set()).add(version_value(value.lstrip("v")))
 
 
 def identifiers(text: str) -> frozenset[str]:
     """Numbers that name a thing rather than measure it: "PR 311", "pool 2", "migration 0042".
 
-    A number right after a noun names it, unless the noun is a setting ("port", "Python"), a
-    quantifier ("top", "at least") or a unit, or an explicit unit follows ("2 hours"). Only explicit
-    units count here: "migration 27 passes" names migration 27, it does not count 27 passes. The
-    noun and its number stand on one line with only blanks, ``#`` or ``-`` between them: a count a
-    tool prints under ``grep -c 'Partition:'`` names no partition.
+    A number right after a noun names it, unless it is a version ("CUDA 12.1" measures the toolkit),
+    the noun is a setting ("port", "Python"), a quantifier ("top", "at least") or a unit, or an
+    explicit unit follows ("2 hours"). Only explicit units count here: "migration 27 passes" names
+    migration 27, it does not count 27 passes. The noun and its number stand on one line with only
+    blanks, ``#`` or ``-`` between them: a count a tool prints under ``grep -c 'Partition:'`` names
+    no partition.
     """
     folded = unicodedata.normalize("NFKC", text).lower()
     found = set()
@@ -252,7 +258,7 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]++)[ \t]*+(?:[#-][ \t]*+)?(?<=[ \t#-])(?P<number>\d++)(?![\w])")
+_NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]++)[ \t]*+(?:[#-][ \t]*+)?(?<=[ \t#-])(?P<number>\d++)(?![\w]|\.\d)")
 
 
 def _explicit_unit(word: str | None) -> bool:
@@ -411,9 +417,7 @@ def says_replacement(text: str) -> bool:
 def asserts(statement: str, phrase: str, share: float) -> bool:
     """Lexical evidence that ``statement`` asserts ``phrase`` in its main clause: every number of the
     phrase, and at least ``share`` of its content words (lemmas), appear there."""
-    main = without_replacements(statement)
-    have_words = set(content_words(main))
-    have_numbers = set(_NUMBERS.findall(main))
+    have_words, have_numbers = _main_terms(statement)
     numbers = set(_NUMBERS.findall(phrase))
     wanted = set(content_words(phrase)) - _FRAME_WORDS
     if numbers and not numbers <= have_numbers:
@@ -421,6 +425,14 @@ def asserts(statement: str, phrase: str, share: float) -> bool:
     if not wanted:
         return bool(numbers)
     return len(wanted & have_words) / len(wanted) >= share
+
+
+@lru_cache(maxsize=8192)
+def _main_terms(statement: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The content words (lemmas) and numbers of the statement's main clause (cached: a statement is
+    checked against many phrases)."""
+    main = without_replacements(statement)
+    return frozenset(content_words(main)), frozenset(_NUMBERS.findall(main))
 
 
 _NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
@@ -502,15 +514,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
 def phrases(text: str) -> frozenset[tuple[str, str]]:
-    """Pairs of consecutive content words of the first sentence's main clause, common verbs aside."""
-    kept = _phrase_words(text)
-    return frozenset(zip(kept, kept[1:], strict=False))
+    """Pairs of consecutive content words of each sentence's main clause, common verbs aside."""
+    found: set[tuple[str, str]] = set()
+    for sentence in _SENTENCE_END.split(text.strip()):
+        kept = _phrase_words(sentence)
+        found.update(zip(kept, kept[1:], strict=False))
+    return frozenset(found)
 
 
 def same_phrase(a: str, b: str) -> bool:
-    """One statement ends on a phrase the other says too ("... an email summary", "... in US Pacific
-    time"): a preference's value comes last, so "status reports as a table" and "status reports as a
-    bulleted list" share a phrase but not their ends."""
+    """One statement's first sentence ends on a phrase the other says too, in any sentence ("... an
+    email summary", "... in US Pacific time"): a preference's value comes last, so "status reports as
+    a table" and "status reports as a bulleted list" share a phrase but not their ends."""
     def last(text: str) -> tuple[str, str] | None:
         kept = _phrase_words(text)
         return (kept[-2], kept[-1]) if len(kept) >= 2 else None

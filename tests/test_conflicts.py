@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflicts import conflicting, different_things
+from reverie.conflicts import conflicting, different_things, other_value
 from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
 
 
@@ -118,3 +118,31 @@ def test_a_number_after_a_noun_names_it_even_before_a_verb() -> None:
     assert conflicting("The schema migration 27 passes all tests.", "The schema migration 147 passes all tests.") is None
     found = conflicting("Return the top 5 results.", "Return the top 10 results.")
     assert found is not None and found.kind == "value"
+
+
+def test_a_version_after_a_noun_measures_it_and_names_nothing() -> None:
+    assert identifiers("The platform team bumped the image to CUDA 12.1.") == frozenset()
+    found = conflicting("The trainer image ships CUDA 12.1.", "FROM nvidia/cuda:11.8.0-cudnn8-devel")
+    assert found is not None and found.kind == "value"
+    assert conflicting("The trainer image ships CUDA 12.1.", "It is built against CUDA 12.1.4.") is None
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    ("$ head -1 images/x/Dockerfile\nFROM nvidia/cuda:12.1.0-cudnn8",
+     "$ head -1 images/x/Dockerfile\nFROM nvidia/cuda:11.8.0-cudnn8", True),
+    ("[2026-03-04 10:12:01] rank0 INFO trainer: world_size=64", "[2026-03-09 08:00:13] rank0 INFO trainer: world_size=8", True),
+    ("[2026-03-04 10:12:01] rank0 INFO trainer: world_size=64", "[2026-03-09 08:00:13] rank0 INFO trainer: world_size=64", False),
+    ("The pool runs g2-standard-48 machines.", "The pool runs a2-ultragpu-8g machines.", True),
+    ("Use the small queue for ingest jobs.", "Use the large queue for ingest jobs.", False),  # words, not values
+    ("The pool runs g2-standard-48 machines.", "The pool runs g2-standard-48 machines.", False),
+    ("Deploy 3 pods.", "Deploy 5 pods tonight after the review.", False),  # other words too
+])
+def test_other_value_reads_one_text_with_another_value_in_it(first: str, second: str, expected: bool) -> None:
+    assert other_value(first, second) is expected
+
+
+def test_a_tools_output_negates_nothing() -> None:
+    listing = ("$ kubectl get nodes -l pool=ledger -L node.kubernetes.io/instance-type\n"
+               "NAME  STATUS  ROLES  AGE  VERSION  INSTANCE-TYPE\n"
+               "gke-ledger-pool-4f2a  Ready  <none>  12d  v1.29.6  g2-standard-48")
+    assert conflicting(listing, "$ terraform console\n\"g2-standard-48\"") is None

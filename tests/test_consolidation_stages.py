@@ -474,3 +474,119 @@ def test_a_bare_number_a_correction_rejects_is_no_name_to_search_by() -> None:
                                                  + [_vec(0.9, other=2 + i % 6) for i in range(25)]))
     notes = _run([_correction("Ledger retries are 5 now, not 3.", "e9", _vec(1.0))], index)
     assert "n-other" not in notes
+
+
+# --- readings with another value, modules, changed wishes ------------------------------------------
+def _reading(statement: str, event: str, minutes: int = 0) -> Candidate:
+    return _fact(statement, event, minutes).model_copy(update={"scope": "module:atlas/ledger"})
+
+
+def test_one_reading_with_another_value_is_never_absorbed_and_the_later_supersedes_it() -> None:
+    """The same command printing another version, days later: another reading of one slot, not a
+    duplicate of the first, however alike the embeddings (the later verified reading wins)."""
+    old = _module_note("n-old", "$ head -1 images/ledger/Dockerfile\nFROM nvidia/cuda:12.1.0-cudnn8-devel", days=5,
+                       verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    notes = _run([Member(_reading("$ head -1 images/ledger/Dockerfile\nFROM nvidia/cuda:11.8.0-cudnn8-devel", "e9"),
+                         _vec(0.99))], index)
+    [new] = [n for i, n in notes.items() if i != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+
+
+def test_notes_of_two_modules_are_never_rivals() -> None:
+    billing = _module_note("n-billing", "The billing image ships CUDA 12.1.", days=5, verified=True).model_copy(
+        update={"scope": "module:atlas/billing", "module": "billing"})
+    index = NoteIndex([billing], np.stack([_vec(1.0)]))
+    notes = _run([Member(_reading("The ledger image ships CUDA 11.8.", "e9"), _vec(0.95))], index)
+    assert "n-billing" not in notes or notes["n-billing"].status == "active"
+
+
+def test_a_tool_output_printing_the_version_a_correction_claims_confirms_it() -> None:
+    """"Bumped to CUDA 12.1, stop assuming 12.4" cannot overturn the verified Dockerfile reading alone;
+    the same session's check printing 12.1 (none of the sentence's other words) confirms it."""
+    old = _module_note("n-old", "$ head -1 images/ledger/Dockerfile\nFROM nvidia/cuda:12.4.0-cudnn8-devel", days=5,
+                       verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    correction = _correction("The platform team bumped ledger to CUDA 12.1, so stop assuming 12.4.", "e8", _vec(0.55))
+    check = Member(_reading("$ docker run ledger-trainer python -c 'import torch; print(torch.version.cuda)'\n12.1", "e9",
+                            minutes=5), _unit([0.4, 0.5, 0.77]))
+    notes = _run([correction, check], index)
+    [verified] = [n for n in notes.values() if n.verified and n.note_id != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == verified.note_id
+
+
+def test_a_preference_worded_as_a_change_is_never_absorbed_by_the_one_whose_phrase_it_keeps() -> None:
+    wish = _cand("Prototype code for me: a standalone script with argparse flags.", "e1")
+    change = _cand("Enough a standalone script with argparse flags. a Jupyter notebook from today on.", "e2",
+                   minutes=5).model_copy(update={"tags": ["correction"]})
+    assert len(deduplicate([Member(wish, _vec(1.0)), Member(change, _vec(0.5))], EMPTY, SETTINGS, "a1")) == 2
+
+
+def _wish(note_id: str, statement: str) -> Note:
+    return _note(note_id, statement, days=5).model_copy(update={"type": "preference"})
+
+
+@pytest.mark.parametrize(("second_cos", "changed"), [
+    (0.1, "n-handoff"),  # the nearest wish, well ahead of the next: the one the change is about
+    (0.38, None),        # two wishes about as near: which one changed is unknown
+])
+def test_a_changed_wish_naming_nothing_it_replaces_changes_the_persons_nearest_wish(second_cos: float,
+                                                                                   changed: str | None) -> None:
+    handoff = _wish("n-handoff", "Anything you draft, give it to me as a Jupyter notebook.")
+    plots = _wish("n-plots", "Curves on a log scale, please.")
+    index = NoteIndex([handoff, plots], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)]))
+    vector = _unit([0.4, 0.0, second_cos, 0.9])  # cos 0.4 to n-handoff, the given cos to n-plots
+    vector = vector / np.linalg.norm(vector)
+    change = _cand("Reminder for both of us: I moved to a standalone script with argparse flags a couple of weeks ago.",
+                   "e9", kind="constraint")
+    notes = _run([Member(change, vector)], index)
+    superseded = [i for i in ("n-handoff", "n-plots") if i in notes and notes[i].status == "superseded"]
+    assert superseded == ([changed] if changed else [])
+
+
+@pytest.mark.parametrize(("second", "groups"), [
+    ("$ docker run ledger-trainer python -c 'import torch; print(torch.version.cuda)'\n11.8", 1),  # one version, printed apart
+    ("$ docker run ledger-trainer python -c 'import torch; print(torch.version.cuda)'\n12.1", 2),  # another version
+])
+def test_readings_of_one_version_in_two_shapes_merge_at_the_value_bar(second: str, groups: int) -> None:
+    first = "$ head -1 images/ledger/Dockerfile\nFROM nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04"
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    members = [Member(_fact(first, "e1"), _vec(1.0)), Member(_fact(second, "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_a_changed_wish_changes_every_note_that_restates_the_wish_it_changes() -> None:
+    """Two notes of the old wish (one phrase, worded too far apart to merge): both are changed, and the
+    restatement is not counted as a rival wish that would make the change ambiguous."""
+    first = _wish("n-first", "Prototype code for me: a Jupyter notebook.")
+    second = _wish("n-second", "Quick thing: anything you draft, give it to me as a Jupyter notebook.")
+    plots = _wish("n-plots", "Curves on a log scale, please.")
+    index = NoteIndex([first, second, plots], np.stack([_vec(1.0), _vec(1.0, axis=4, other=5), _vec(1.0, axis=2, other=3)]))
+    vector = _unit([0.19, 0.0, 0.06, 0.9, 0.12])  # 0.19 / 0.12 to the old wish's notes, 0.06 to the plots
+    change = _cand("Reminder: I moved to a standalone script with argparse flags a couple of weeks ago.", "e9",
+                   kind="constraint")
+    notes = _run([Member(change, vector)], index)
+    assert [i for i in ("n-first", "n-second", "n-plots") if notes.get(i) and notes[i].status == "superseded"] == [
+        "n-first", "n-second"]
+
+
+def test_a_later_reading_of_one_version_in_another_shape_supersedes_the_older() -> None:
+    old = _module_note("n-old", "$ docker run ledger-trainer python -c 'import torch; print(torch.version.cuda)'\n12.1",
+                       days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    below = SETTINGS.correction_similarity + 0.05  # far under conflict_similarity: the shapes differ
+    reading = _reading("$ head -1 images/ledger/Dockerfile\nFROM nvidia/cuda:11.8.0-cudnn8-devel", "e9").model_copy(
+        update={"subject": "head images ledger"})  # another subject: only the printed unit ties them
+    notes = _run([Member(reading, _vec(below))], index)
+    [new] = [n for i, n in notes.items() if i != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+
+
+def test_one_statement_naming_another_machine_type_later_supersedes_the_older() -> None:
+    """No unit, no field, no hyphenated name without digits: only the one changed word tells them apart."""
+    old = _module_note("n-old", "The ledger pool runs g2-standard-48 machines.", days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    reading = _reading("The ledger pool runs a3-highgpu-8g machines.", "e9").model_copy(update={"subject": "node pools"})
+    notes = _run([Member(reading, _vec(0.97))], index)
+    [new] = [n for i, n in notes.items() if i != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id

@@ -57,6 +57,7 @@ from serve.retrieval.newest import newest_in_slot
 from serve.retrieval.noteindex import NoteIndex
 from serve.retrieval.ranking import fuse
 from serve.retrieval.scopeblock import BlockKey, Cached, Candidate, Hits, ScopeBlock, single_threaded
+from serve.retrieval.staleturns import without_overturned
 from serve.retrieval.tally import Tally
 from serve.retrieval.turnindex import Turn, TurnHits, TurnIndex
 
@@ -133,6 +134,7 @@ class Recaller:
         k = request.k or self._settings.k
         notes, passed = newest_in_slot(self.rank(principal, request, vector), self._placed, k, self._settings)
         turns = self._turn_hits(request, vector, [e for c in passed for e in c.cached.evidence_of(request.agent_id)])
+        turns = without_overturned(turns, [c for c, _ in notes[:k]], self._settings.overturned_turn_overlap)
         order = self.order(notes, turns, request.agent_id)
         found = self.fit(order, k, request.token_budget or self._settings.token_budget)
         self.tally.returned(n.note.note_id for n in found.notes)

@@ -1,0 +1,102 @@
+"""Turns a newer note overturns: "evidence time decides" for the raw-turn layer, at read time.
+
+Consolidation withholds the turns its superseded notes cite, and the turns of the log that restate
+what a run overturned (``actors/restated.py``). A turn that extraction never kept and that no run
+matched ("Checked, the image uses CUDA 12.4" against a reading that prints ``12.1``) still comes back
+beside the note that replaced it. Among the question's first ``k`` notes, a note whose evidence was
+observed after a turn overturns it when:
+
+- it says it replaces what the turn asserts (a correction's replaced phrase, :func:`replaced`, that
+  the turn's main clause asserts: :func:`asserts`);
+- or it is a verified tool reading that states another value of a unit the turn states
+  (:func:`reverie.conflicts.conflict_between`, kind ``value``: "CUDA 12.1" against ``cuda:11.8.0``).
+
+Only values and replaced phrases count: prose that merely reads differently never hides a turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reverie.conflicts import conflict_between
+from reverie.statements import Reading, asserts, content_words, lemma, read, replaced
+from serve.retrieval.agentturns import Turn, TurnHits
+from serve.retrieval.scopeblock import Candidate
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    text: str
+    words: frozenset[str]  # its content words (lemmas), one of which a turn must contain to assert it
+    numbers: frozenset[str]  # every one of which it must contain
+
+
+@dataclass(frozen=True)
+class _Newer:
+    seen: float
+    phrases: tuple[_Phrase, ...]
+    reading: Reading | None  # a verified reading's values, and the units a turn must name to differ
+    units: frozenset[str]
+
+
+def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: float) -> TurnHits:
+    """The turn rankings without the turns a newer note among ``notes`` overturns."""
+    newer = [n for c in notes if (n := _newer(c)) is not None]
+    if not newer:
+        return turns
+    gone: dict[str, bool] = {}
+
+    def kept(turn: Turn) -> bool:
+        key = turn.event.event_id
+        if key not in gone:
+            gone[key] = _overturned(turn, newer, overlap)
+        return not gone[key]
+
+    return TurnHits(*([t for t in ranking if kept(t)] for ranking in turns.lists()))
+
+
+def _newer(candidate: Candidate) -> _Newer | None:
+    cached = candidate.cached
+    phrases = _phrases(cached.statement)
+    reading = read(cached.statement) if cached.kind == "verified_fact" and cached.verified else None
+    units = frozenset(reading.values) if reading is not None else frozenset()
+    if not phrases and not units:
+        return None
+    return _Newer(cached.seen, phrases, reading if units else None, units)
+
+
+@lru_cache(maxsize=16384)
+def _phrases(statement: str) -> tuple[_Phrase, ...]:
+    """What a note says it replaces (cached: the same notes rank for many questions)."""
+    return tuple(_Phrase(p, frozenset(content_words(p)), frozenset(_DIGITS.findall(p))) for p in replaced(statement))
+
+
+def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
+    """Cheap word checks first: a turn is read only when it names what a newer note is about."""
+    said = turn.event.ts.timestamp()
+    text = turn.event.text
+    named: frozenset[str] | None = None
+    for note in newer:
+        if note.seen <= said:
+            continue
+        named = named if named is not None else _named(text)
+        for phrase in note.phrases:
+            if phrase.numbers <= named and (not phrase.words or phrase.words & named) and asserts(text, phrase.text, overlap):
+                return True
+        if note.reading is not None and note.units & named and any(ch.isdigit() for ch in text):
+            found = conflict_between(read(text), note.reading)
+            if found is not None and found.kind == "value":
+                return True
+    return False
+
+
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+_WORD = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
+
+
+def _named(text: str) -> frozenset[str]:
+    """The lemmas and numbers a turn names (what the cheap checks compare)."""
+    return frozenset(lemma(w) if w[0].isalpha() else w for w in _WORD.findall(text.lower()))
