@@ -179,6 +179,9 @@ EARLIER = (
            r"|any\s+longer)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b", needs="what"),
     _frame(rf"\b(?:good)?bye(?:\s+bye)?,?\s+{_OLD},\s*hello\b", needs="hello"),
     _frame(rf"{_START}no\s+more\s+(?!(?:than|for|from|of|to)\b){_OLD}{_END}", needs="more"),
+    # "Enough (with|of) X.": fed up with the old value
+    _frame(rf"{_START}enough\s+(?:(?:with|of)\s+)?(?!(?:for|to|already|said|time|room|space|now|is|was|and|but)\b)"
+           rf"{_OLD}{_END}", needs="enough"),
     # "stop assuming 12.4": a belief named as wrong
     _frame(rf"\b(?:stop|quit)\s+(?:assuming|thinking|saying|claiming|quoting|believing|expecting|telling\s+people)"
            rf"\s+(?:that\s+)?(?:it's\s+|it\s+is\s+)?{_OLD}{_END}", needs="ing"),

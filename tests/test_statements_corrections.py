@@ -34,6 +34,8 @@ def test_the_ordinary_ways_of_saying_what_is_replaced(text: str, phrase: str) ->
     ("Monday? No — the planning session is Tuesday now.", "Monday"),
     ("Correction: the Slack channel is #deploys (previously #releases).", "#releases"),
     ("Thursday is the new Friday for demos.", "Friday"),
+    ("Enough with the PDF attachments; send a link to the portal.", "PDF attachments"),
+    ("Enough of the weekly sync: async updates from now on.", "weekly sync"),
 ])
 def test_wordings_that_name_the_old_value_around_a_verb_of_ending(text: str, phrase: str) -> None:
     assert phrase in replaced(text) and says_replacement(text)
@@ -43,7 +45,7 @@ def test_wordings_that_name_the_old_value_around_a_verb_of_ending(text: str, phr
     "No worries, Jon!", "Let me know if you need any more.", "Would it make sense to replace Consul with etcd?",
     "We may move the docs to Docusaurus at some point.", "We didn't switch banks after all.",
     "I walked to work instead of taking the tram this morning.", "The replace() call strips the newline characters.",
-    "I'm used to the old dashboard.", "Not that I know of.",
+    "I'm used to the old dashboard.", "Not that I know of.", "Enough said.", "That's enough for today.",
 ])
 def test_questions_hedges_denials_and_chit_chat_replace_nothing(text: str) -> None:
     assert replaced(text) == [] and not says_replacement(text)
