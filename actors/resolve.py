@@ -9,8 +9,11 @@ scope the agent reads in its project, at least ``correction_similarity`` alike (
 the very value the correction rejects, ``correction_value_similarity``: found by that value however far
 the embedding puts it), whose main clause states what is replaced (lexical evidence:
 :func:`reverie.statements.asserts`). A correction that finds no such note corrects nothing. Two tools'
-outputs of one scope that print one field with two values (:mod:`reverie.tool_output`) are rivals
-from ``correction_similarity``.
+outputs of one scope that print one field with two values (:mod:`reverie.tool_output`), or two
+verified readings of one unit with two values, are rivals from ``correction_similarity``; one text
+with another value in it (:func:`reverie.conflicts.other_value`) contradicts its older self; notes of
+two modules are never rivals. A person's new wish worded as a change that names nothing it replaces
+changes their nearest live wish (``changed_wish_similarity``, ``changed_wish_margin``).
 
 Order is by **evidence time** (``last_seen_at``: when the events were observed), never the wall
 clock. A later correction supersedes its target. Otherwise the higher resolution score wins —
