@@ -113,7 +113,7 @@ def _value_duplicates(groups: list[list[Member]], sims: np.ndarray, threshold: f
     return found
 
 
-_WISHES = frozenset({"preference", "constraint"})
+WISHES = frozenset({"preference", "constraint"})
 
 
 def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *, changing: bool = False) -> bool:
@@ -127,16 +127,16 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
         if (same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program)
                 or _same_unit_value(mine, theirs)):
             return True
-    wishes = kind == other_kind == "preference" or ({kind, other_kind} == _WISHES and not changing)
+    wishes = kind == other_kind == "preference" or ({kind, other_kind} == WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
 
 
-def changes_wish(candidate: Candidate) -> bool:
+def changes_wish(candidate: Candidate | Note) -> bool:
     """A person's wish worded as a change that names nothing it replaces: never a duplicate by a value or
     phrase it shares ("Enough X. Y from today on." is about X as much as Y); resolution finds the wish
     it changes. (A change that names what it replaces is kept apart from the notes that state it by
     :func:`apart`.)"""
-    return (candidate.type in _WISHES and candidate.scope.startswith("personal:")
+    return (candidate.type in WISHES and candidate.scope.startswith("personal:")
             and changes(candidate.tags, candidate.statement) and not replaced(candidate.statement))
 
 

@@ -35,9 +35,9 @@ from typing import Literal
 
 import numpy as np
 
+from actors.dedupe import WISHES, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie.conflicts import Conflict, conflict_between, different_things, other_value
-from reverie.corrections import worded_as_change
 from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints
 from reverie.settings import ConsolidationSettings
@@ -57,7 +57,6 @@ from reverie.statements import (
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
 MODULE_KNOWLEDGE = frozenset({"constraint", "procedure", "verified_fact"})
-WISHES = frozenset({"preference", "constraint"})
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -226,8 +225,7 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
     ``changed_wish_margin`` (a person keeps one wish a slot; the nearest is the one the change is about),
     with the notes that restate that wish (never counted as the next). Only a new note changes a wish:
     a note a restatement merged into keeps what it said."""
-    if (note.type not in WISHES or not note.scope.startswith("personal:") or replaced(note.statement)
-            or not (is_correction(note) or worded_as_change(note.statement))):
+    if not changes_wish(note):
         return []
     mine = [views[i].note if i in views else n for n in index.notes if (i := n.note_id) not in run.position]
     mine += [views[i].note for i in run.ids[:run.position.get(note.note_id, len(run.ids))]]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from reverie.conflicts import conflict_between
-from reverie.statements import Reading, asserts, content_words, lemma, read, replaced
+from reverie.statements import Reading, asserts, content_words, read, replaced
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
 
@@ -38,8 +38,7 @@ class _Phrase:
 class _Newer:
     seen: float
     phrases: tuple[_Phrase, ...]
-    reading: Reading | None  # a verified reading's values, and the units a turn must name to differ
-    units: frozenset[str]
+    reading: Reading | None  # a verified reading with values: a turn must name one of its units to differ
 
 
 def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: float) -> TurnHits:
@@ -62,10 +61,10 @@ def _newer(candidate: Candidate) -> _Newer | None:
     cached = candidate.cached
     phrases = _phrases(cached.statement)
     reading = read(cached.statement) if cached.kind == "verified_fact" and cached.verified else None
-    units = frozenset(reading.values) if reading is not None else frozenset()
-    if not phrases and not units:
+    reading = reading if reading is not None and reading.values else None
+    if not phrases and reading is None:
         return None
-    return _Newer(cached.seen, phrases, reading if units else None, units)
+    return _Newer(cached.seen, phrases, reading)
 
 
 @lru_cache(maxsize=16384)
@@ -75,18 +74,19 @@ def _phrases(statement: str) -> tuple[_Phrase, ...]:
 
 
 def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
-    """Cheap word checks first: a turn is read only when it names what a newer note is about."""
+    """Cheap checks first (the turn's content lemmas and numbers, as :func:`asserts` reads them): a turn
+    is read only when it names what a newer note is about."""
     said = turn.event.ts.timestamp()
     text = turn.event.text
     named: frozenset[str] | None = None
     for note in newer:
         if note.seen <= said:
             continue
-        named = named if named is not None else _named(text)
+        named = named if named is not None else frozenset(content_words(text)) | frozenset(_DIGITS.findall(text))
         for phrase in note.phrases:
             if phrase.numbers <= named and (not phrase.words or phrase.words & named) and asserts(text, phrase.text, overlap):
                 return True
-        if note.reading is not None and note.units & named and any(ch.isdigit() for ch in text):
+        if note.reading is not None and named & note.reading.values.keys() and any(ch.isdigit() for ch in text):
             found = conflict_between(read(text), note.reading)
             if found is not None and found.kind == "value":
                 return True
@@ -94,9 +94,3 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
-_WORD = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
-
-
-def _named(text: str) -> frozenset[str]:
-    """The lemmas and numbers a turn names (what the cheap checks compare)."""
-    return frozenset(lemma(w) if w[0].isalpha() else w for w in _WORD.findall(text.lower()))
