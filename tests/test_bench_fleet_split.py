@@ -1,4 +1,4 @@
-"""The fleet benchmark's ``split`` option: tune on dev, dev2 or dev3 without running the held-out scenario."""
+"""The fleet benchmark's ``split`` option: tune on dev, dev2, dev3 or dev4 without running the held-out scenario."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from reverie.settings import Settings
     ("quick", {"split": "dev2"}, ("dev2",)),
     ("full", {"split": "dev3"}, ("dev3",)),
     ("quick", {"split": "dev3"}, ("dev3",)),
+    ("full", {"split": "dev4"}, ("dev4",)),
+    ("quick", {"split": "dev4"}, ("dev4",)),
     ("full", {"split": "heldout"}, ("heldout",)),
     ("full", {"split": "both"}, ("heldout", "dev")),
 ])
