@@ -9,14 +9,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.clock import Clock
 from reverie.errors import PayloadTooLargeError
-from reverie.privacy import Masker
 from reverie.records import AgentCandidate, Event, EventKind, Id, Name, Role, Tags, Text, Unit, UtcTime
 from reverie.settings import CaptureSettings
+
+if TYPE_CHECKING:  # the caller brings the masker: importing it compiles ~800 patterns, which a process
+    from reverie.privacy import Masker  # that only reads CaptureRequest (mining, the directory) never needs
 
 
 class EventIn(BaseModel):

@@ -49,7 +49,7 @@ def named(words: str, value: str) -> Named:
     words = code_spelled(words)
     alone = rf"(?<![\w\-+.])(?P<v>{value})(?![0-9A-Za-z_\-]|\.\d)"
     return Named(
-        re.compile(rf"(?i)(?:(?<![^\W\d_])|(?<=[{CJK}]))(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
+        re.compile(rf"(?i)(?:(?<![^\W\d_])|(?-i:(?<=[{CJK}])))(?:{words})(?![^\W\d_])[^\d\n]{{0,24}}?(?<![\d.\-])(?P<v>{value})"
                    r"(?![0-9A-Za-z_\-]|\.\d)"),
         re.compile(rf"(?i){alone}[\"'`]?[ \t]*(?:#|//|--|/\*|\()[^\d\n]{{0,16}}?(?<![^\W\d_])(?:{words})(?![^\W\d_])"),
         re.compile(rf"(?i){alone}"),
