@@ -5,8 +5,8 @@
 2. within the run: single linkage over cosine similarity >= ``duplicate_similarity`` (of the
    statements, or of their value-masked forms, so "X, not Y" restates "X"), never joining two
    candidates that contradict each other (same words, other value or polarity), that name different
-   things by number ("pool 1" / "pool 2"), or where one corrects the other (it replaces what the
-   other states: a correction is never merged into its target);
+   addresses or different things by number ("pool 1" / "pool 2"), or where one corrects the other
+   (it replaces what the other states: a correction is never merged into its target);
 3. against the store: the ``duplicate_k`` nearest live notes of the scope; the most confident one at
    similarity >= ``duplicate_similarity`` that is not apart from the group (as above) absorbs it.
 
@@ -17,7 +17,8 @@ wish it changes (``actors.resolve``); a restatement near enough for the duplicat
 
 In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
 a number of two or more digits, else a hyphenated name; one value of one unit, "CUDA 11.8" and
-``cuda:11.8.0``; or one field of a tool's output with one value,
+``cuda:11.8.0``; for verified readings, one address, ``StorePath=https://a/sym`` and a nightly job's
+"Uploading … to https://a/sym"; or one field of a tool's output with one value,
 :func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's
@@ -35,7 +36,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from actors.plan import Draft, Member, NoteIndex, note_id_for
-from reverie.conflicts import conflict_between, different_things, other_value
+from reverie.conflicts import conflict_between, different_things, other_address, other_value, same_address
 from reverie.corrections import worded_as_change
 from reverie.records import Candidate, Note
 from reverie.settings import ConsolidationSettings
@@ -125,7 +126,7 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
     if kind == other_kind:
         mine, theirs = read(statement), read(other)
         if (same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program)
-                or _same_unit_value(mine, theirs)):
+                or _same_unit_value(mine, theirs) or (kind == "verified_fact" and same_address(statement, other))):
             return True
     wishes = kind == other_kind == "preference" or ({kind, other_kind} == WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
@@ -153,10 +154,11 @@ def changes(tags: Sequence[str], statement: str) -> bool:
 
 def apart(a: str, b: str, overlap: float) -> bool:
     """Never the same note: they contradict, are one text with another value in it (a version, a
-    machine type), name different things (or, both a tool's output, print no field in common), or one
-    corrects the other."""
+    machine type), name different addresses, name different things (or, both a tool's output, print no
+    field in common), or one corrects the other."""
     first, second = read(a), read(b)
-    if different_things(first, second) or conflict_between(first, second) is not None or other_value(a, b):
+    if (different_things(first, second) or conflict_between(first, second) is not None or other_value(a, b)
+            or other_address(a, b)):
         return True
     if first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program):
         return True  # two tools' outputs of different fields state different facts

@@ -11,9 +11,13 @@ the embedding puts it), whose main clause states what is replaced (lexical evide
 :func:`reverie.statements.asserts`). A correction that finds no such note corrects nothing. Two tools'
 outputs of one scope that print one field with two values (:mod:`reverie.tool_output`), or two
 verified readings of one unit with two values, are rivals from ``correction_similarity``; one text
-with another value in it (:func:`reverie.conflicts.other_value`) contradicts its older self; notes of
-two modules are never rivals. A person's new wish worded as a change that names nothing it replaces
-changes their nearest live wish (``changed_wish_similarity``, ``changed_wish_margin``).
+with another value in it (:func:`reverie.conflicts.other_value`) contradicts its older self; so does a
+verified reading printing another address than a verified reading of its scope, and a claim of
+another address than a verified note is disputed by it (:func:`reverie.conflicts.other_address`);
+notes of two modules are never rivals. A person's new wish worded as a change that names nothing it
+replaces changes their nearest live wish (``changed_wish_similarity``, ``changed_wish_margin``);
+news about a module of the project ("the engine team finished the event-scheduler upgrade") is no
+wish of its author.
 
 Order is by **evidence time** (``last_seen_at``: when the events were observed), never the wall
 clock. A later correction supersedes its target. Otherwise the higher resolution score wins —
@@ -37,7 +41,7 @@ import numpy as np
 
 from actors.dedupe import WISHES, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import Conflict, conflict_between, different_things, other_value
+from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value
 from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints
 from reverie.settings import ConsolidationSettings
@@ -225,7 +229,7 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
     ``changed_wish_margin`` (a person keeps one wish a slot; the nearest is the one the change is about),
     with the notes that restate that wish (never counted as the next). Only a new note changes a wish:
     a note a restatement merged into keeps what it said."""
-    if not changes_wish(note):
+    if not changes_wish(note) or _names_module(note, index):
         return []
     mine = [views[i].note if i in views else n for n in index.notes if (i := n.note_id) not in run.position]
     mine += [views[i].note for i in run.ids[:run.position.get(note.note_id, len(run.ids))]]
@@ -246,6 +250,15 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
         return []
     why = Rivalry("correction", "the same person's nearest wish (or its restatement), which it changes", correction=True)
     return [(wish, why) for wish in (target, *mates)]
+
+
+def _names_module(note: Note, index: NoteIndex) -> bool:
+    """The statement names a module of its project ("the engine team finished the event-scheduler
+    upgrade"): news about the module, not how its author wants to be served."""
+    names = {note.module} if note.module else set()
+    names |= {scope.rsplit("/", 1)[-1] for scope in index.scopes() if scope.startswith(f"module:{note.project}/")}
+    text = note.statement.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", text) for name in names if name)
 
 
 def _restates(other: Note, wish: Note) -> bool:
@@ -356,7 +369,8 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
             continue
         if not writable(rival.scope, agent_id):
             continue
-        conflict = conflict_between(mine, theirs) or _other_name(note, rival, explicit) or _other_value(note, rival)
+        conflict = (_other_address(note, rival) or conflict_between(mine, theirs) or _other_name(note, rival, explicit)
+                    or _other_value(note, rival))  # an address first: "definitely not https://a" is no mere negation
         if conflict is None:
             continue
         if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
@@ -397,6 +411,17 @@ def _other_value(note: Note, rival: Note) -> Conflict | None:
     if note.scope == rival.scope and other_value(note.statement, rival.statement):
         return Conflict("value", "the same words with another value")
     return None
+
+
+def _other_address(note: Note, rival: Note) -> Conflict | None:
+    """Another address than a verified note prints (``StorePath=https://a/…`` / ``…*https://b/…``):
+    where one thing lives, read again with another value (two verified readings of one scope), or
+    claimed otherwise ("No, the symbols go to https://b/…"; an address it denies is not claimed)."""
+    if not rival.verified or not other_address(note.statement, rival.statement):
+        return None
+    if not note.verified:
+        return Conflict("value", "another address than the verified note prints")
+    return Conflict("value", "another address than the other verified reading prints") if note.scope == rival.scope else None
 
 
 def _one_field(note: Note, rival: Note, sim: float, kind: str, settings: ConsolidationSettings) -> bool:

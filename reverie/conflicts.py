@@ -149,3 +149,36 @@ def other_value(a: str, b: str) -> bool:
             return False
         changed += [*first[i1:i2], *second[j1:j2]]
     return 0 < len(changed) <= 2 * OTHER_VALUE_TOKENS and all(_VALUE_TOKEN.search(t) for t in changed)
+
+
+#: An address: a URL of any scheme (``https://…``, ``s3://…``, ``gs://…``), up to a blank, a quote,
+#: a bracket or a separator a tool prints around it (``srv*D:\cache*https://…``).
+_ADDRESS = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]{1,15}://[^\s'\"`<>()\[\]{},;*|]+", re.IGNORECASE)
+
+
+_DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno longer|\binstead of|\brather than)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+
+def addresses(text: str) -> frozenset[str]:
+    """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: one it
+    denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out."""
+    return frozenset(m.group(0).lower().rstrip("./") for m in _ADDRESS.finditer(text)
+                     if not _DENIED.search(text[max(0, m.start() - 40):m.start()]))
+
+
+def shared_address(first: frozenset[str], second: frozenset[str]) -> bool:
+    """An address of one is one of the other, or a path under it (``gs://b/m/step_012000`` under
+    ``gs://b/m``): one place, listed at two depths."""
+    return any(x == y or x.startswith(f"{y}/") or y.startswith(f"{x}/") for x in first for y in second)
+
+
+def same_address(a: str, b: str) -> bool:
+    """Both name an address in common: where a thing lives, printed by two tools or said twice."""
+    return shared_address(addresses(a), addresses(b))
+
+
+def other_address(a: str, b: str) -> bool:
+    """Both name addresses and none in common: an address is a value no two facts share by chance, so
+    two readings that print different ones are two facts (or one fact with another value)."""
+    first, second = addresses(a), addresses(b)
+    return bool(first) and bool(second) and not shared_address(first, second)

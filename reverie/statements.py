@@ -55,6 +55,7 @@ _DURATIONS = {
     "minute": 60.0, "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "d": 86400.0, "day": 86400.0,
     "week": 604800.0, "month": 2592000.0, "year": 31536000.0,
 }
+_FREQUENCIES = {"hz": 1.0, "hertz": 1.0, "khz": 1e3, "mhz": 1e6, "ghz": 1e9}
 _SIZES = {"b": 1.0, "byte": 1.0, "kb": 1e3, "kib": 1024.0, "mb": 1e6, "mib": 2.0**20, "gb": 1e9, "gib": 2.0**30}
 _UNITS = frozenset({
     "%", "percent", "decimal", "digit", "place", "retry", "attempt", "time", "worker", "thread",
@@ -223,12 +224,17 @@ def read(text: str) -> Reading:
 def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
     """A tool's count of a noun (``PartitionCount: 24``) is that noun's value, as "24 partitions" is;
     a version it prints of a versioned thing (``torch.version.cuda`` -> ``12.1``) is that thing's, as
-    "CUDA 12.1" is."""
+    "CUDA 12.1" is; a number under a key that ends in a unit of measure (``tick_rate_hz: 20``,
+    ``timeout_ms: 500``) is a value of that unit, as "20 Hz" is."""
     for key, value in stated.items():
         noun = tool_output.counted_noun(key)
         if noun and re.fullmatch(r"\d+(?:\.\d+)?", value):
             values.setdefault(lemma(noun), set()).add(float(value))
         last = key.split()[-1] if key.split() else ""
+        measured = len(last) > 1 and (last in _DURATIONS or last in _SIZES or last in _FREQUENCIES)  # not "d", "s"
+        unit, scale = _unit(last) if measured else (None, 1.0)
+        if unit is not None and re.fullmatch(r"\d+(?:\.\d+)?", value):
+            values.setdefault(unit, set()).add(round(float(value) * scale, 6))
         if last in VERSIONED_UNITS and re.fullmatch(r"v?\d+(?:\.\d+)+", value):
             values.setdefault(last, set()).add(version_value(value.lstrip("v")))
 
@@ -265,7 +271,7 @@ def _explicit_unit(word: str | None) -> bool:
     if not word:
         return False
     base = lemma(word)
-    return base in _DURATIONS or base in _SIZES or base in _UNITS
+    return base in _DURATIONS or base in _SIZES or base in _FREQUENCIES or base in _UNITS
 
 
 def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]:
@@ -320,6 +326,8 @@ def _unit(word: str | None) -> tuple[str | None, float]:
         return "duration", _DURATIONS[base]
     if base in _SIZES:
         return "size", _SIZES[base]
+    if base in _FREQUENCIES:
+        return "frequency", _FREQUENCIES[base]
     if base in _UNITS:
         return base, 1.0
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "ed")) and word not in STOPWORDS:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflicts import conflicting, different_things, other_value
+from reverie.conflicts import addresses, conflicting, different_things, other_address, other_value, same_address
 from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
 
 
@@ -146,3 +146,12 @@ def test_a_tools_output_negates_nothing() -> None:
                "NAME  STATUS  ROLES  AGE  VERSION  INSTANCE-TYPE\n"
                "gke-ledger-pool-4f2a  Ready  <none>  12d  v1.29.6  g2-standard-48")
     assert conflicting(listing, "$ terraform console\n\"g2-standard-48\"") is None
+
+
+def test_addresses_are_compared_as_places() -> None:
+    """One place listed at two depths is one address; another bucket is another; a denied one is none."""
+    listing = "$ gcloud storage ls gs://ckpt-hot/ledger/ | tail -1\ngs://ckpt-hot/ledger/step_014000/"
+    assert same_address(listing, "$ env | grep ^CKPT_\nCKPT_ROOT=gs://ckpt-hot/ledger")
+    assert other_address(listing, "The ledger run dumps its weights into gs://ckpt-cold.")
+    assert not other_address("Use gs://ckpt-hot, not gs://ckpt-cold.", "CKPT_ROOT=gs://ckpt-hot/ledger")
+    assert addresses("so it's definitely not https://a.example/sym.") == frozenset()

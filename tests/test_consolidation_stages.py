@@ -13,8 +13,10 @@ from actors.plan import Change, Member, NoteIndex, RunContext, note_id_for
 from actors.prune import prune
 from actors.resolve import decide, resolve
 from actors.trust import tier, weigh
+from reverie.conflicts import conflict_between
 from reverie.records import Candidate, Note, Session
 from reverie.settings import ConsolidationSettings
+from reverie.statements import read
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 SETTINGS = ConsolidationSettings()
@@ -590,3 +592,77 @@ def test_one_statement_naming_another_machine_type_later_supersedes_the_older() 
     notes = _run([Member(reading, _vec(0.97))], index)
     [new] = [n for i, n in notes.items() if i != "n-old"]
     assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+
+
+# --- addresses, measured keys and news about a module (issue 15, dev4) ---------------------------
+LEDGER = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger",
+                                                started_at=NOW - timedelta(days=1))})
+
+
+def _run_in_ledger(members: list[Member], index: NoteIndex) -> dict[str, Note]:
+    """As :func:`_run`, the session being one of module ledger."""
+    changes = resolve(weigh(deduplicate(members, index, SETTINGS, "a1"), LEDGER, SETTINGS), index, SETTINGS, NOW, "a1")
+    return {c.note.note_id: c.note for c in changes}
+
+
+INI = "$ grep -A2 '^\\[Symbols\\]' Config/ledger/DefaultEngine.ini\n[Symbols]\nStorePath={url}\nCompress=True"
+NIGHTLY = "[ledger-nightly #1482] Uploading 1,284 symbol files to {url} ... done (3m12s)"
+
+
+def test_readings_of_one_address_in_two_shapes_merge_at_the_value_bar() -> None:
+    url = "https://symstore.build.internal/sym"
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)  # far under the paraphrase bar: the shapes differ
+    members = [Member(_fact(INI.format(url=url), "e1"), _vec(1.0)), Member(_fact(NIGHTLY.format(url=url), "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 1
+
+
+def test_readings_of_two_addresses_never_merge_however_alike() -> None:
+    near = _vec(SETTINGS.duplicate_similarity + 0.05)  # near enough for the paraphrase bar
+    members = [Member(_fact(INI.format(url="https://symstore.build.internal/sym"), "e1"), _vec(1.0)),
+               Member(_fact(NIGHTLY.format(url="https://syms.example.net/store"), "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
+def test_a_later_reading_printing_another_address_supersedes_the_older() -> None:
+    old = _module_note("n-old", INI.format(url="https://symstore.build.internal/sym"), days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    reading = _reading("C:\\> set _NT_SYMBOL_PATH\n_NT_SYMBOL_PATH=srv*D:\\symcache\\ledger*https://syms.example.net/store",
+                       "e9").model_copy(update={"subject": "symbol path"})
+    notes = _run([Member(reading, _vec(SETTINGS.correction_similarity + 0.05))], index)
+    [new] = [n for i, n in notes.items() if i != "n-old"]
+    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+
+
+@pytest.mark.parametrize("statement", [  # both name the service "ledger-api", as the reading's path does
+    "No, ledger-api symbols go to https://syms.example.net/store, the migration never touched it.",
+    "I pulled ledger-api PDBs from https://syms.example.net/store this morning, so it's definitely not "
+    "https://symstore.build.internal/sym.",  # the address it denies is the verified one: no common ground
+])
+def test_a_claim_of_another_address_than_a_verified_reading_is_an_open_question_beside_it(statement: str) -> None:
+    ini = INI.format(url="https://symstore.build.internal/sym").replace("Config/ledger/", "Config/ledger-api/")
+    verified = _module_note("n-ini", ini, days=5, verified=True)
+    index = NoteIndex([verified], np.stack([_vec(1.0)]))
+    claim = _correction(statement, "e9", _vec(SETTINGS.correction_similarity + 0.05), subject="symbols")
+    notes = _run_in_ledger([claim], index)
+    [new] = [n for i, n in notes.items() if i != "n-ini"]
+    assert notes["n-ini"].status == "active" and notes["n-ini"].contested
+    assert new.type == "open_question" and new.conflicts_with == ["n-ini"]
+
+
+def test_a_measured_key_and_a_claim_in_its_unit_disagree() -> None:
+    """``tick_rate_hz: 20`` is 20 Hz as the sentence "20 Hz" is; "30 Hz" against it is another value."""
+    config = "$ cat deploy/ledger/server.yaml\nserver:\n  tick_rate_hz: 20\n  max_players: 48"
+    assert conflict_between(read(config), read("Nah, ledger is 30 Hz, I tuned that myself.")) is not None
+    assert conflict_between(read(config), read("The ledger servers tick at 20 Hz.")) is None
+    assert read("$ cat x.yaml\nrequest_timeout_ms: 500").values == read("a timeout of 0.5 seconds").values
+
+
+def test_news_about_a_module_worded_as_a_change_changes_no_wish_of_its_author() -> None:
+    """"The engine team finished the ledger upgrade to 5.3.2" is news about the module, not how its
+    author wants to be served: their nearest wish stays."""
+    wish = _wish("n-pings", "The new arrangement is a Slack DM only when a build breaks.")
+    index = NoteIndex([wish], np.stack([_vec(1.0)]))
+    news = _cand("The engine team finished the ledger upgrade to 5.3.2 over the weekend; 5.5.0 is gone from the build farm.",
+                 "e9", kind="preference").model_copy(update={"tags": ["correction"]})
+    notes = _run_in_ledger([Member(news, _vec(0.4))], index)
+    assert "n-pings" not in notes or notes["n-pings"].status == "active"

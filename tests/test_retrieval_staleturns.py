@@ -47,3 +47,21 @@ def test_a_turn_is_left_out_only_when_a_newer_note_overturns_it(note: Candidate,
     hits = without_overturned(TurnHits(dense=[claim, other], lexical=[other, claim]), [note], 0.6)
     assert [t.event.text for t in hits.dense] == ([other.event.text] if dropped else [CLAIM, other.event.text])
     assert len(hits.lexical) == len(hits.dense)
+
+
+SAID = "Found it: ledger-api's PDBs end up in https://symstore.build.internal/sym."
+PRINTED = "$ grep -A2 '^\\[Symbols\\]' Config/ledger-api/DefaultEngine.ini\n[Symbols]\nStorePath={url}\nCompress=True"
+
+
+@pytest.mark.parametrize(("note", "dropped"), [
+    (_note(PRINTED.format(url="https://syms.example.net/store"), 3, kind="verified_fact", verified=True), True),
+    (_note(PRINTED.format(url="https://symstore.build.internal/sym"), 3, kind="verified_fact", verified=True), False),
+    (_note(PRINTED.format(url="https://syms.example.net/store").replace("ledger-api", "billing-api"), 3,
+           kind="verified_fact", verified=True), False),  # another thing's address
+    (_note("ledger-api symbols now go to https://syms.example.net/store", 3), False),  # said, not printed
+])
+def test_a_turn_naming_an_address_is_left_out_when_a_newer_reading_of_its_thing_prints_another(
+        note: Candidate, dropped: bool) -> None:
+    turn, other = _turn(SAID), _turn("The ledger job got 64 GPUs today.")
+    hits = without_overturned(TurnHits(dense=[turn, other], lexical=[other, turn]), [note], 0.6)
+    assert [t.event.text for t in hits.dense] == ([other.event.text] if dropped else [SAID, other.event.text])

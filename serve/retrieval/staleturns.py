@@ -9,7 +9,10 @@ observed after a turn overturns it when:
 - it says it replaces what the turn asserts (a correction's replaced phrase, :func:`replaced`, that
   the turn's main clause asserts: :func:`asserts`);
 - or it is a verified tool reading that states another value of a unit the turn states
-  (:func:`reverie.conflicts.conflict_between`, kind ``value``: "CUDA 12.1" against ``cuda:11.8.0``).
+  (:func:`reverie.conflicts.conflict_between`, kind ``value``: "CUDA 12.1" against ``cuda:11.8.0``);
+- or it is a verified tool reading that prints addresses, none of them one the turn asserts, and the
+  turn names a thing the reading names ("cert-runner's PDBs end up in https://a/…" against a later
+  ``Config/cert-runner/…`` reading that prints ``StorePath=https://b/…``).
 
 Only values and replaced phrases count: prose that merely reads differently never hides a turn.
 """
@@ -21,8 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.conflicts import conflict_between
-from reverie.statements import Reading, asserts, content_words, read, replaced
+from reverie.conflicts import addresses, conflict_between, shared_address
+from reverie.statements import Reading, asserts, content_words, read, replaced, stated_values
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
 
@@ -39,6 +42,8 @@ class _Newer:
     seen: float
     phrases: tuple[_Phrase, ...]
     reading: Reading | None  # a verified reading with values: a turn must name one of its units to differ
+    addresses: frozenset[str] = frozenset()  # a verified reading's addresses
+    names: frozenset[str] = frozenset()  # and the names it states (a turn must share one)
 
 
 def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: float) -> TurnHits:
@@ -60,11 +65,20 @@ def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: flo
 def _newer(candidate: Candidate) -> _Newer | None:
     cached = candidate.cached
     phrases = _phrases(cached.statement)
-    reading = read(cached.statement) if cached.kind == "verified_fact" and cached.verified else None
+    verified = cached.kind == "verified_fact" and cached.verified
+    reading = read(cached.statement) if verified else None
     reading = reading if reading is not None and reading.values else None
-    if not phrases and reading is None:
+    printed = addresses(cached.statement) if verified else frozenset()
+    if not phrases and reading is None and not printed:
         return None
-    return _Newer(cached.seen, phrases, reading)
+    return _Newer(cached.seen, phrases, reading, printed, _names(cached.statement) if printed else frozenset())
+
+
+@lru_cache(maxsize=16384)
+def _names(text: str) -> frozenset[str]:
+    """The hyphenated names a text states, and each path segment or word of them (``cert-runner`` in
+    ``Config/cert-runner/…``)."""
+    return frozenset(n for name in stated_values(text)[1] for n in (name, *re.split(r"[/\\*]", name)) if "-" in n)
 
 
 @lru_cache(maxsize=16384)
@@ -90,7 +104,14 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
             found = conflict_between(read(text), note.reading)
             if found is not None and found.kind == "value":
                 return True
+        if note.addresses and "://" in text and _other_address(text, note):
+            return True
     return False
+
+
+def _other_address(text: str, note: _Newer) -> bool:
+    said = addresses(text)
+    return bool(said) and not shared_address(said, note.addresses) and bool(_names(text) & note.names)
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
