@@ -48,6 +48,7 @@ from reverie.settings import ConsolidationSettings
 from reverie.statements import (
     Reading,
     asserts,
+    lemma,
     normalise,
     read,
     replaced,
@@ -56,7 +57,9 @@ from reverie.statements import (
     stable_digest,
     stated_values,
     without_replacements,
+    words,
 )
+from reverie.tool_output import key_words
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
@@ -370,7 +373,8 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         if not writable(rival.scope, agent_id):
             continue
         conflict = (_other_address(note, rival) or conflict_between(mine, theirs) or _other_name(note, rival, explicit)
-                    or _other_value(note, rival))  # an address first: "definitely not https://a" is no mere negation
+                    or _other_value(note, rival) or _claimed_field(note, rival))  # an address first: "definitely
+        # not https://a" is no mere negation
         if conflict is None:
             continue
         if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
@@ -422,6 +426,26 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     if not note.verified:
         return Conflict("value", "another address than the verified note prints")
     return Conflict("value", "another address than the other verified reading prints") if note.scope == rival.scope else None
+
+
+def _claimed_field(note: Note, rival: Note) -> Conflict | None:
+    """An unverified claim of one number right after a word that names a numeric field a verified
+    reading prints, with another value ("pretty sure it ticks at 30" / ``tick_rate_hz: 20``)."""
+    if note.verified or not rival.verified:
+        return None
+    numbers = stated_values(note.statement)[0]
+    if len(numbers) != 1:
+        return None
+    [number] = numbers
+    said = words(note.statement)
+    before = {lemma(w) for i, token in enumerate(said) if token == number for w in said[max(0, i - 3):i]}
+    for key, value in read(rival.statement).fields.items():
+        if re.fullmatch(r"\d+(?:\.\d+)?", value) and before & set(key_words(key)) - _KEY_FILLER and value != number:
+            return Conflict("field", f"another {key!r} than the verified reading prints")
+    return None
+
+
+_KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size", "default", "limit"})
 
 
 def _one_field(note: Note, rival: Note, sim: float, kind: str, settings: ConsolidationSettings) -> bool:

@@ -666,3 +666,18 @@ def test_news_about_a_module_worded_as_a_change_changes_no_wish_of_its_author() 
                  "e9", kind="preference").model_copy(update={"tags": ["correction"]})
     notes = _run_in_ledger([Member(news, _vec(0.4))], index)
     assert "n-pings" not in notes or notes["n-pings"].status == "active"
+
+
+@pytest.mark.parametrize(("statement", "questioned"), [
+    ("pretty sure ledger ticks at 30, that config output must be from staging", True),   # the field's word, another number
+    ("pretty sure ledger ticks at 20, that config output is right", False),             # the number it prints
+    ("pretty sure ledger holds 30 players a match", False),                              # no field of that word
+])
+def test_a_claim_of_another_number_for_a_field_a_verified_reading_prints_is_an_open_question(
+        statement: str, questioned: bool) -> None:
+    config = _module_note("n-config", "$ cat deploy/ledger/server.yaml\nserver:\n  tick_rate_hz: 20\n  max_players: 48",
+                          days=5, verified=True)
+    index = NoteIndex([config], np.stack([_vec(1.0)]))
+    notes = _run_in_ledger([_correction(statement, "e9", _vec(SETTINGS.correction_similarity + 0.1), subject="tick")], index)
+    [new] = [n for i, n in notes.items() if i != "n-config"]
+    assert (new.type == "open_question" and notes["n-config"].contested) == questioned

@@ -68,10 +68,16 @@ def _newer(candidate: Candidate) -> _Newer | None:
     verified = cached.kind == "verified_fact" and cached.verified
     reading = read(cached.statement) if verified else None
     reading = reading if reading is not None and reading.values else None
-    printed = addresses(cached.statement) if verified else frozenset()
+    printed = _printed(cached.statement) if verified else frozenset()
     if not phrases and reading is None and not printed:
         return None
     return _Newer(cached.seen, phrases, reading, printed, _names(cached.statement) if printed else frozenset())
+
+
+@lru_cache(maxsize=16384)
+def _printed(statement: str) -> frozenset[str]:
+    """A verified note's addresses (cached, as its replaced phrases are)."""
+    return addresses(statement) if "://" in statement else frozenset()
 
 
 @lru_cache(maxsize=16384)
