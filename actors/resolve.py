@@ -372,9 +372,9 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
             continue
         if not writable(rival.scope, agent_id):
             continue
+        # an address first: "so it's definitely not https://a" is another address, not a mere negation
         conflict = (_other_address(note, rival) or conflict_between(mine, theirs) or _other_name(note, rival, explicit)
-                    or _other_value(note, rival) or _claimed_field(note, rival))  # an address first: "definitely
-        # not https://a" is no mere negation
+                    or _other_value(note, rival) or _claimed_field(note, rival))
         if conflict is None:
             continue
         if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
@@ -428,6 +428,9 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     return Conflict("value", "another address than the other verified reading prints") if note.scope == rival.scope else None
 
 
+_KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size", "default", "limit"})  # name no field
+
+
 def _claimed_field(note: Note, rival: Note) -> Conflict | None:
     """An unverified claim of one number right after a word that names a numeric field a verified
     reading prints, with another value ("pretty sure it ticks at 30" / ``tick_rate_hz: 20``)."""
@@ -443,9 +446,6 @@ def _claimed_field(note: Note, rival: Note) -> Conflict | None:
         if re.fullmatch(r"\d+(?:\.\d+)?", value) and before & set(key_words(key)) - _KEY_FILLER and value != number:
             return Conflict("field", f"another {key!r} than the verified reading prints")
     return None
-
-
-_KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size", "default", "limit"})
 
 
 def _one_field(note: Note, rival: Note, sim: float, kind: str, settings: ConsolidationSettings) -> bool:
