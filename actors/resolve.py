@@ -41,13 +41,14 @@ import numpy as np
 
 from actors.dedupe import WISHES, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
-from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value
+from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value, thing_names
 from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints
 from reverie.settings import ConsolidationSettings
 from reverie.statements import (
     Reading,
     asserts,
+    explicit_unit,
     lemma,
     normalise,
     read,
@@ -59,7 +60,7 @@ from reverie.statements import (
     without_replacements,
     words,
 )
-from reverie.tool_output import key_words
+from reverie.tool_output import key_words, shares_field
 
 Decision = Literal["supersede_old", "supersede_new", "question"]
 RIVAL_POOL = 20
@@ -258,10 +259,15 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
 def _names_module(note: Note, index: NoteIndex) -> bool:
     """The statement names a module of its project ("the engine team finished the event-scheduler
     upgrade"): news about the module, not how its author wants to be served."""
+    text = note.statement.lower()
+    if _PERSONAL.search(text):
+        return False  # "switch to email for ledger build failures, please": a wish that names the module
     names = {note.module} if note.module else set()
     names |= {scope.rsplit("/", 1)[-1] for scope in index.scopes() if scope.startswith(f"module:{note.project}/")}
-    text = note.statement.lower()
     return any(re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", text) for name in names if name)
+
+
+_PERSONAL = re.compile(r"\b(?:i|i'm|i'd|me|my|mine|you|your|please|pls)\b")
 
 
 def _restates(other: Note, wish: Note) -> bool:
@@ -419,13 +425,21 @@ def _other_value(note: Note, rival: Note) -> Conflict | None:
 
 def _other_address(note: Note, rival: Note) -> Conflict | None:
     """Another address than a verified note prints (``StorePath=https://a/…`` / ``…*https://b/…``):
-    where one thing lives, read again with another value (two verified readings of one scope), or
-    claimed otherwise ("No, the symbols go to https://b/…"; an address it denies is not claimed)."""
+    where one thing lives, read again with another value (two verified readings of one scope about
+    one thing: a field or a name they share), or claimed otherwise ("No, the symbols go to https://b/…";
+    an address it denies is not claimed)."""
     if not rival.verified or not other_address(note.statement, rival.statement):
         return None
     if not note.verified:
         return Conflict("value", "another address than the verified note prints")
-    return Conflict("value", "another address than the other verified reading prints") if note.scope == rival.scope else None
+    if note.scope != rival.scope or not _one_thing(note.statement, rival.statement):
+        return None  # a git remote and a health check: two addresses of two things
+    return Conflict("value", "another address than the other verified reading prints")
+
+
+def _one_thing(a: str, b: str) -> bool:
+    first, second = read(a), read(b)
+    return bool(thing_names(a) & thing_names(b)) or shares_field(first.fields, second.fields, first.program == second.program)
 
 
 _KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size", "default", "limit"})  # name no field
@@ -441,10 +455,14 @@ def _claimed_field(note: Note, rival: Note) -> Conflict | None:
         return None
     [number] = numbers
     said = words(note.statement)
-    before = {lemma(w) for i, token in enumerate(said) if token == number for w in said[max(0, i - 3):i]}
-    for key, value in read(rival.statement).fields.items():
-        if re.fullmatch(r"\d+(?:\.\d+)?", value) and before & set(key_words(key)) - _KEY_FILLER and value != number:
-            return Conflict("field", f"another {key!r} than the verified reading prints")
+    at = [i for i, token in enumerate(said) if token == number]
+    if not at or any(explicit_unit(said[i + 1]) for i in at if i + 1 < len(said)):
+        return None  # "30 seconds": a unit, which the unit reading compares
+    before = {lemma(w) for i in at for w in said[max(0, i - 3):i]}
+    named = [float(value) for key, value in read(rival.statement).fields.items()
+             if re.fullmatch(r"\d+(?:\.\d+)?", value) and before & set(key_words(key)) - _KEY_FILLER]
+    if named and float(number) not in named:  # a field of that name printing the number agrees
+        return Conflict("field", "another value of a field the verified reading prints")
     return None
 
 

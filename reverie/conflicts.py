@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from reverie.statements import VERSIONED_UNITS, Reading, read
+from reverie.statements import VERSIONED_UNITS, Reading, read, stated_values
 from reverie.tool_output import compared, same_identity, same_key
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
@@ -162,8 +162,14 @@ _DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno longer|\binstead of|\brather th
 def addresses(text: str) -> frozenset[str]:
     """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: one it
     denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out."""
-    return frozenset(m.group(0).lower().rstrip("./") for m in _ADDRESS.finditer(text)
-                     if not _DENIED.search(text[max(0, m.start() - 40):m.start()]))
+    return frozenset(m.group(0).lower().rstrip("./:?!") for m in _ADDRESS.finditer(text)
+                     if not _DENIED.search(_line_before(text, m.start())))
+
+
+def _line_before(text: str, at: int) -> str:
+    """Up to 40 characters before ``at`` on its own line (a denial on the line above denies nothing)."""
+    start = max(0, at - 40, text.rfind("\n", 0, at) + 1)
+    return text[start:at]
 
 
 def shared_address(first: frozenset[str], second: frozenset[str]) -> bool:
@@ -173,8 +179,15 @@ def shared_address(first: frozenset[str], second: frozenset[str]) -> bool:
 
 
 def same_address(a: str, b: str) -> bool:
-    """Both name an address in common: where a thing lives, printed by two tools or said twice."""
-    return shared_address(addresses(a), addresses(b))
+    """Both name one address, the very same: where a thing lives, printed by two tools or said twice (a
+    path under it may be another thing: ``…/healthz`` and ``…/healthz/deps``)."""
+    return bool(addresses(a) & addresses(b))
+
+
+def thing_names(text: str) -> frozenset[str]:
+    """The hyphenated names a text states, and each path segment of them that is one (``cert-runner``
+    in ``Config/cert-runner/DefaultEngine.ini``): what a reading or a turn is about."""
+    return frozenset(n for name in stated_values(text)[1] for n in (name, *re.split(r"[/\\*]", name)) if "-" in n)
 
 
 def other_address(a: str, b: str) -> bool:

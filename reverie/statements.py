@@ -55,6 +55,10 @@ _DURATIONS = {
     "minute": 60.0, "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "d": 86400.0, "day": 86400.0,
     "week": 604800.0, "month": 2592000.0, "year": 31536000.0,
 }
+#: Key suffixes that name a unit of measure and nothing else (``timeout_ms``, ``heap_mb``; not ``replicas_min``,
+#: ``start_hour`` or ``release_year``, which count or name a time).
+_MEASURED_KEYS = frozenset({"ms", "sec", "secs", "seconds", "kb", "mb", "gb", "kib", "mib", "gib", "hz", "khz", "mhz",
+                            "ghz"})
 _FREQUENCIES = {"hz": 1.0, "hertz": 1.0, "khz": 1e3, "mhz": 1e6, "ghz": 1e9}
 _SIZES = {"b": 1.0, "byte": 1.0, "kb": 1e3, "kib": 1024.0, "mb": 1e6, "mib": 2.0**20, "gb": 1e9, "gib": 2.0**30}
 _UNITS = frozenset({
@@ -231,8 +235,7 @@ def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
         if noun and re.fullmatch(r"\d+(?:\.\d+)?", value):
             values.setdefault(lemma(noun), set()).add(float(value))
         last = key.split()[-1] if key.split() else ""
-        measured = len(last) > 1 and (last in _DURATIONS or last in _SIZES or last in _FREQUENCIES)  # not "d", "s"
-        unit, scale = _unit(last) if measured else (None, 1.0)
+        unit, scale = _unit(last) if last in _MEASURED_KEYS else (None, 1.0)
         if unit is not None and re.fullmatch(r"\d+(?:\.\d+)?", value):
             values.setdefault(unit, set()).add(round(float(value) * scale, 6))
         if last in VERSIONED_UNITS and re.fullmatch(r"v?\d+(?:\.\d+)+", value):
@@ -258,7 +261,7 @@ def identifiers(text: str) -> frozenset[str]:
         if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
             continue
         following = words(folded[match.end():match.end() + 40])
-        if _explicit_unit(before) or _explicit_unit(following[0] if following else None):
+        if explicit_unit(before) or explicit_unit(following[0] if following else None):
             continue
         found.add(f"{lemma(before)} {int(token)}")
     return frozenset(found)
@@ -267,7 +270,8 @@ def identifiers(text: str) -> frozenset[str]:
 _NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]++)[ \t]*+(?:[#-][ \t]*+)?(?<=[ \t#-])(?P<number>\d++)(?![\w]|\.\d)")
 
 
-def _explicit_unit(word: str | None) -> bool:
+def explicit_unit(word: str | None) -> bool:
+    """A unit of measure or of counting ("ms", "GB", "Hz", "decimals", "retries")."""
     if not word:
         return False
     base = lemma(word)

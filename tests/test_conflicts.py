@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflicts import addresses, conflicting, different_things, other_address, other_value, same_address
+from reverie.conflicts import addresses, conflict_between, conflicting, different_things, other_address, other_value, same_address
 from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
 
 
@@ -155,3 +155,13 @@ def test_addresses_are_compared_as_places() -> None:
     assert other_address(listing, "The ledger run dumps its weights into gs://ckpt-cold.")
     assert not other_address("Use gs://ckpt-hot, not gs://ckpt-cold.", "CKPT_ROOT=gs://ckpt-hot/ledger")
     assert addresses("so it's definitely not https://a.example/sym.") == frozenset()
+
+
+def test_an_address_ends_before_the_punctuation_around_it_and_a_denial_stays_on_its_line() -> None:
+    assert same_address("Uploading to https://a.example/sym: 1284 files", "StorePath=https://a.example/sym")
+    assert addresses("Proxy: not set\nStorePath: https://a.example/sym") == frozenset({"https://a.example/sym"})
+
+
+def test_only_a_key_ending_in_a_unit_of_measure_is_measured() -> None:
+    assert conflict_between(read("$ cat x.yaml\nrequest_timeout_ms: 500"), read("the request timeout is 2 seconds"))
+    assert read("$ cat hpa.yaml\nreplicas_min: 2\nstart_hour: 2").values == {}

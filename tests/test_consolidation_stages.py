@@ -623,14 +623,20 @@ def test_readings_of_two_addresses_never_merge_however_alike() -> None:
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
 
 
-def test_a_later_reading_printing_another_address_supersedes_the_older() -> None:
-    old = _module_note("n-old", INI.format(url="https://symstore.build.internal/sym"), days=5, verified=True)
+@pytest.mark.parametrize(("old_text", "new_text", "superseded"), [
+    (INI.format(url="https://symstore.build.internal/sym").replace("/ledger/", "/ledger-api/"),
+     "C:\\> set _NT_SYMBOL_PATH\n_NT_SYMBOL_PATH=srv*D:\\symcache\\ledger-api*https://syms.example.net/store",
+     True),   # one thing (ledger-api's symbols), another address: the later reading wins
+    ("$ git remote -v\norigin  https://github.com/atlas/ledger.git (fetch)",
+     "$ curl -s https://ledger.internal/healthz\n{\"status\": \"ok\"}", False),  # two things' addresses
+])
+def test_a_later_reading_printing_another_address_of_one_thing_supersedes_the_older(
+        old_text: str, new_text: str, superseded: bool) -> None:
+    old = _module_note("n-old", old_text, days=5, verified=True)
     index = NoteIndex([old], np.stack([_vec(1.0)]))
-    reading = _reading("C:\\> set _NT_SYMBOL_PATH\n_NT_SYMBOL_PATH=srv*D:\\symcache\\ledger*https://syms.example.net/store",
-                       "e9").model_copy(update={"subject": "symbol path"})
+    reading = _reading(new_text, "e9").model_copy(update={"subject": "symbol path"})
     notes = _run([Member(reading, _vec(SETTINGS.correction_similarity + 0.05))], index)
-    [new] = [n for i, n in notes.items() if i != "n-old"]
-    assert notes["n-old"].status == "superseded" and notes["n-old"].superseded_by == new.note_id
+    assert (notes.get("n-old") is not None and notes["n-old"].status == "superseded") == superseded
 
 
 @pytest.mark.parametrize("statement", [  # both name the service "ledger-api", as the reading's path does
@@ -672,6 +678,7 @@ def test_news_about_a_module_worded_as_a_change_changes_no_wish_of_its_author() 
     ("pretty sure ledger ticks at 30, that config output must be from staging", True),   # the field's word, another number
     ("pretty sure ledger ticks at 20, that config output is right", False),             # the number it prints
     ("pretty sure ledger holds 30 players a match", False),                              # no field of that word
+    ("pretty sure ledger ticks at 30 ms, that config is stale", False),                  # a unit: compared as such
 ])
 def test_a_claim_of_another_number_for_a_field_a_verified_reading_prints_is_an_open_question(
         statement: str, questioned: bool) -> None:
@@ -681,3 +688,22 @@ def test_a_claim_of_another_number_for_a_field_a_verified_reading_prints_is_an_o
     notes = _run_in_ledger([_correction(statement, "e9", _vec(SETTINGS.correction_similarity + 0.1), subject="tick")], index)
     [new] = [n for i, n in notes.items() if i != "n-config"]
     assert (new.type == "open_question" and notes["n-config"].contested) == questioned
+
+
+def test_a_claim_agreeing_with_one_of_the_fields_it_names_disputes_nothing() -> None:
+    config = _module_note("n-db", "$ cat deploy/ledger/db.yaml\ndb:\n  port: 5432\n  metrics_port: 9187", days=5,
+                          verified=True)
+    index = NoteIndex([config], np.stack([_vec(1.0)]))
+    claim = _correction("pretty sure ledger's db listens on port 5432", "e9", _vec(SETTINGS.correction_similarity + 0.1),
+                        subject="db port")
+    notes = _run_in_ledger([claim], index)
+    assert all(n.type != "open_question" for n in notes.values()) and not notes.get("n-db", config).contested
+
+
+def test_a_wish_naming_a_module_still_changes_the_persons_wish() -> None:
+    wish = _wish("n-pings", "Ping me on Slack when a ledger build breaks.")
+    index = NoteIndex([wish], np.stack([_vec(1.0)]))
+    change = _cand("From now on, email me instead when ledger builds break.", "e9", kind="preference").model_copy(
+        update={"tags": ["correction"]})
+    notes = _run_in_ledger([Member(change, _vec(0.4))], index)
+    assert notes["n-pings"].status == "superseded"

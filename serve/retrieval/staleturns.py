@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.conflicts import addresses, conflict_between, shared_address
-from reverie.statements import Reading, asserts, content_words, read, replaced, stated_values
+from reverie.conflicts import addresses, conflict_between, shared_address, thing_names
+from reverie.statements import Reading, asserts, content_words, read, replaced
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
 
@@ -82,9 +82,8 @@ def _printed(statement: str) -> frozenset[str]:
 
 @lru_cache(maxsize=16384)
 def _names(text: str) -> frozenset[str]:
-    """The hyphenated names a text states, and each path segment or word of them (``cert-runner`` in
-    ``Config/cert-runner/…``)."""
-    return frozenset(n for name in stated_values(text)[1] for n in (name, *re.split(r"[/\\*]", name)) if "-" in n)
+    """What a text names (cached: a note's statement is read for many questions)."""
+    return thing_names(text)
 
 
 @lru_cache(maxsize=16384)
