@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read, stated_values
@@ -159,9 +160,13 @@ _ADDRESS = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]{1,15}://[^\s'\"`<>()\[\]{},
 _DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno longer|\binstead of|\brather than)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=16384)
 def addresses(text: str) -> frozenset[str]:
     """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: one it
-    denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out."""
+    denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out (cached: dedupe
+    and the turn check read one statement many times)."""
+    if "://" not in text:
+        return frozenset()
     return frozenset(m.group(0).lower().rstrip("./:?!") for m in _ADDRESS.finditer(text)
                      if not _DENIED.search(_line_before(text, m.start())))
 
@@ -184,6 +189,7 @@ def same_address(a: str, b: str) -> bool:
     return bool(addresses(a) & addresses(b))
 
 
+@lru_cache(maxsize=16384)
 def thing_names(text: str) -> frozenset[str]:
     """The hyphenated names a text states, and each path segment of them that is one (``cert-runner``
     in ``Config/cert-runner/DefaultEngine.ini``): what a reading or a turn is about."""

@@ -68,22 +68,10 @@ def _newer(candidate: Candidate) -> _Newer | None:
     verified = cached.kind == "verified_fact" and cached.verified
     reading = read(cached.statement) if verified else None
     reading = reading if reading is not None and reading.values else None
-    printed = _printed(cached.statement) if verified else frozenset()
+    printed = addresses(cached.statement) if verified else frozenset()
     if not phrases and reading is None and not printed:
         return None
-    return _Newer(cached.seen, phrases, reading, printed, _names(cached.statement) if printed else frozenset())
-
-
-@lru_cache(maxsize=16384)
-def _printed(statement: str) -> frozenset[str]:
-    """A verified note's addresses (cached, as its replaced phrases are)."""
-    return addresses(statement) if "://" in statement else frozenset()
-
-
-@lru_cache(maxsize=16384)
-def _names(text: str) -> frozenset[str]:
-    """What a text names (cached: a note's statement is read for many questions)."""
-    return thing_names(text)
+    return _Newer(cached.seen, phrases, reading, printed, thing_names(cached.statement) if printed else frozenset())
 
 
 @lru_cache(maxsize=16384)
@@ -116,7 +104,7 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
 
 def _other_address(text: str, note: _Newer) -> bool:
     said = addresses(text)
-    return bool(said) and not shared_address(said, note.addresses) and bool(_names(text) & note.names)
+    return bool(said) and not shared_address(said, note.addresses) and bool(thing_names(text) & note.names)
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
