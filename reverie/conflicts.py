@@ -32,6 +32,7 @@ from typing import Literal
 
 from reverie.statements import VERSIONED_UNITS, Reading, read, stated_values
 from reverie.tool_output import compared, same_identity, same_key
+from reverie.versions import is_version_unit
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
 
@@ -103,7 +104,7 @@ def _agree(unit: str, first: frozenset[float], second: frozenset[float]) -> bool
     """Some value in common; for a version, a bare major ("Python 3") agrees with any of its minors."""
     if first & second:
         return True
-    if unit not in VERSIONED_UNITS:
+    if unit not in VERSIONED_UNITS and not is_version_unit(unit):
         return False
     return any(x == int(y) or y == int(x) for x in first for y in second if x.is_integer() != y.is_integer())
 

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from reverie import corrections, tool_output
+from reverie import corrections, tool_output, versions
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|%")
 _CONTRAST = re.compile(
@@ -228,7 +228,8 @@ def read(text: str) -> Reading:
 def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
     """A tool's count of a noun (``PartitionCount: 24``) is that noun's value, as "24 partitions" is;
     a version it prints of a versioned thing (``torch.version.cuda`` -> ``12.1``) is that thing's, as
-    "CUDA 12.1" is; a number under a key that ends in a unit of measure (``tick_rate_hz: 20``,
+    "CUDA 12.1" is, and so is a version under a named field (``"EngineVersion": "5.5.0"``:
+    :func:`reverie.versions.field_versions`); a number under a key that ends in a unit of measure (``tick_rate_hz: 20``,
     ``timeout_ms: 500``) is a value of that unit, as "20 Hz" is."""
     for key, value in stated.items():
         noun = tool_output.counted_noun(key)
@@ -238,8 +239,16 @@ def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
         unit, scale = _unit(last) if last in _MEASURED_KEYS else (None, 1.0)
         if unit is not None and re.fullmatch(r"\d+(?:\.\d+)?", value):
             values.setdefault(unit, set()).add(round(float(value) * scale, 6))
-        if last in VERSIONED_UNITS and re.fullmatch(r"v?\d+(?:\.\d+)+", value):
+        if last in VERSIONED_UNITS and re.fullmatch(r"v?\d+(?:\.\d+)+", value) and not _of_a_name(key, stated):
             values.setdefault(last, set()).add(version_value(value.lstrip("v")))
+    for unit, found in versions.field_versions(stated).items():
+        values.setdefault(unit, set()).update(found)
+
+
+def _of_a_name(key: str, stated: dict[str, str]) -> bool:
+    """A ``version`` field of a named thing (``engine version``, or a record with a ``name``) is that
+    thing's version (:func:`reverie.versions.field_versions`), not a bare version every record shares."""
+    return key.split()[-1] == "version" and (len(key.split()) > 1 or "name" in stated)
 
 
 def identifiers(text: str) -> frozenset[str]:
@@ -296,6 +305,8 @@ def _values(text: str, default_unit: str | None = None) -> dict[str, set[float]]
         found.setdefault(match.group("unit"), set()).add(version_value(match.group("number")))
     for match in _HOST_PORT.finditer(lowered):
         found.setdefault("port", set()).add(float(match.group("port")))
+    for unit, versions_of in versions.named_versions(text).items():
+        found.setdefault(unit, set()).update(versions_of)
     return found
 
 

@@ -2,7 +2,8 @@
 
 Prose is read by :mod:`reverie.statements`; a tool's output states its facts in lines instead —
 ``size: Medium``, ``warehouse_size = "X-Small"``, ``PartitionCount: 24`` between tabs, a table's
-header over its one row (``name | state | size`` over ``wh | SUSPENDED | Medium``), a bare count
+header over its one row (``name | state | size`` over ``wh | SUSPENDED | Medium``, or columns
+between blanks), a bare count
 under ``grep -c 'Partition:'``, or the one value a command prints for the name it was asked
 (``terraform output -raw landing_uri`` then ``s3://…``). Only text that keeps its lines is read
 this way (a tool event's note keeps them: ``reverie.extract.clean_statement``); a flattened line of
@@ -172,8 +173,12 @@ def _leaves(obj: dict[str, object]) -> Iterator[tuple[str, str]]:
 
 
 def _table(lines: list[str]) -> dict[str, str]:
-    """A ``|`` table's header over its one data row: each column's value."""
+    """A table's header over its one data row: each column's value. Columns are split at ``|``, or,
+    where the output is nothing but the two lines, at tabs or runs of blanks (``PORT  DEVICE  BAUD``
+    over ``/dev/ttyACM0  vac-drive  921600``; a header cell is a word or two, never ``key: value``)."""
     rows = [_cells(line) for line in lines if "|" in line and not _SEPARATOR_ROW.match(line)]
+    if not rows and len(lines) == 2:
+        rows = [_CELL_SPLIT.split(line.strip()) for line in lines]
     if len(rows) != 2 or len(rows[0]) != len(rows[1]) or len(rows[0]) < 2:
         return {}
     header, row = rows
