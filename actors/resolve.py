@@ -39,7 +39,7 @@ from typing import Literal
 
 import numpy as np
 
-from actors.dedupe import WISHES, changes_wish
+from actors.dedupe import WISHES, changes, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value, thing_names
 from reverie.records import Note
@@ -228,12 +228,13 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
 def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run: _RunVectors, index: NoteIndex,
                   settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
     """A person's wish worded as a change that names nothing it replaces ("I moved to X a couple of
-    weeks ago", "Correction: snippets in Scala.") changes their own wish nearest to it: the most similar
+    weeks ago", "Correction: snippets in Scala.") or nothing a live note states (called only when no
+    note was found stating what it replaces) changes their own wish nearest to it: the most similar
     live wish of their scope, from ``changed_wish_similarity`` and ahead of the next by
     ``changed_wish_margin`` (a person keeps one wish a slot; the nearest is the one the change is about),
     with the notes that restate that wish (never counted as the next). Only a new note changes a wish:
     a note a restatement merged into keeps what it said."""
-    if not changes_wish(note) or _names_module(note, index):
+    if not _changes_a_wish(note) or _names_module(note, index):
         return []
     mine = [views[i].note if i in views else n for n in index.notes if (i := n.note_id) not in run.position]
     mine += [views[i].note for i in run.ids[:run.position.get(note.note_id, len(run.ids))]]
@@ -254,6 +255,14 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
         return []
     why = Rivalry("correction", "the same person's nearest wish (or its restatement), which it changes", correction=True)
     return [(wish, why) for wish in (target, *mates)]
+
+
+def _changes_a_wish(note: Note) -> bool:
+    """Worded as a change of the author's wish and naming nothing a live note states: the words it
+    replaces (if any) found no target ("Forget what I said about timing units. …" names the topic;
+    "… a decoded backtrace instead of bare hex addresses, from now on" says what the new wish is not)."""
+    return changes_wish(note) or (note.type in WISHES and note.scope.startswith("personal:")
+                                  and changes(note.tags, note.statement))
 
 
 def _names_module(note: Note, index: NoteIndex) -> bool:
@@ -446,8 +455,9 @@ _KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size",
 
 
 def _claimed_field(note: Note, rival: Note) -> Conflict | None:
-    """An unverified claim of one number right after a word that names a numeric field a verified
-    reading prints, with another value ("pretty sure it ticks at 30" / ``tick_rate_hz: 20``)."""
+    """An unverified claim of one number beside a word that names a numeric field a verified reading
+    prints (up to three words before it, or the word after it), with another value ("pretty sure it
+    ticks at 30" / ``tick_rate_hz: 20``; "it's 115200 baud" / ``baud = 460800``)."""
     if note.verified or not rival.verified:
         return None
     numbers = stated_values(note.statement)[0]
@@ -458,9 +468,9 @@ def _claimed_field(note: Note, rival: Note) -> Conflict | None:
     at = [i for i, token in enumerate(said) if token == number]
     if not at or any(explicit_unit(said[i + 1]) for i in at if i + 1 < len(said)):
         return None  # "30 seconds": a unit, which the unit reading compares
-    before = {lemma(w) for i in at for w in said[max(0, i - 3):i]}
+    near = {lemma(w) for i in at for w in said[max(0, i - 3):i + 2]}  # "ticks at 30", "is 115200 baud"
     named = [float(value) for key, value in read(rival.statement).fields.items()
-             if re.fullmatch(r"\d+(?:\.\d+)?", value) and before & set(key_words(key)) - _KEY_FILLER]
+             if re.fullmatch(r"\d+(?:\.\d+)?", value) and near & set(key_words(key)) - _KEY_FILLER]
     if named and float(number) not in named:  # a field of that name printing the number agrees
         return Conflict("field", "another value of a field the verified reading prints")
     return None

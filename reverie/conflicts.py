@@ -161,14 +161,22 @@ _ADDRESS = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]{1,15}://[^\s'\"`<>()\[\]{},
 _DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno longer|\binstead of|\brather than)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
+#: A host named bare (``ota.hearthwire.net``, ``telemetry-sql.internal``): dotted labels ending in a
+#: domain a service lives under — not a file's extension (``manifest.json``) nor a module path
+#: (``torch.version.cuda``); a host inside a URL or an e-mail address is that address's.
+_HOST = re.compile(r"(?<![\w@./:-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|dev|app|cloud|ai"
+                   r"|internal|local|lan|corp|svc|intra|example|edu|gov|info|tech|eu|uk|de|us)(?![\w/@-]|\.\w)",
+                   re.IGNORECASE)
+
+
 @lru_cache(maxsize=16384)
 def addresses(text: str) -> frozenset[str]:
-    """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: one it
-    denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out (cached: dedupe
-    and the turn check read one statement many times)."""
-    if "://" not in text:
-        return frozenset()
-    return frozenset(m.group(0).lower().rstrip("./:?!") for m in _ADDRESS.finditer(text)
+    """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: URLs and hosts
+    named bare; one it denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out
+    (cached: dedupe and the turn check read one statement many times)."""
+    found = [*_ADDRESS.finditer(text)] if "://" in text else []
+    found += _HOST.finditer(text) if "." in text else ()
+    return frozenset(m.group(0).lower().rstrip("./:?!") for m in found
                      if not _DENIED.search(_line_before(text, m.start())))
 
 
@@ -180,8 +188,16 @@ def _line_before(text: str, at: int) -> str:
 
 def shared_address(first: frozenset[str], second: frozenset[str]) -> bool:
     """An address of one is one of the other, or a path under it (``gs://b/m/step_012000`` under
-    ``gs://b/m``): one place, listed at two depths."""
-    return any(x == y or x.startswith(f"{y}/") or y.startswith(f"{x}/") for x in first for y in second)
+    ``gs://b/m``), or a bare host is the other's host: one place, listed at two depths."""
+    return any(x == y or x.startswith(f"{y}/") or y.startswith(f"{x}/") or _host(x) == y or _host(y) == x
+               for x in first for y in second)
+
+
+def _host(address: str) -> str:
+    """The host of a URL (``https://ota.example.net/x`` -> ``ota.example.net``); "" for a bare host."""
+    if "://" not in address:
+        return ""
+    return re.split(r"[/:?#]", address.split("://", 1)[1], maxsplit=1)[0]
 
 
 def same_address(a: str, b: str) -> bool:

@@ -677,7 +677,8 @@ def test_news_about_a_module_worded_as_a_change_changes_no_wish_of_its_author() 
 @pytest.mark.parametrize(("statement", "questioned"), [
     ("pretty sure ledger ticks at 30, that config output must be from staging", True),   # the field's word, another number
     ("pretty sure ledger ticks at 20, that config output is right", False),             # the number it prints
-    ("pretty sure ledger holds 30 players a match", False),                              # no field of that word
+    ("pretty sure ledger holds 30 people a match", False),                               # no field of that word
+    ("pretty sure ledger allows 30 players a match", True),                              # the field's word after it
     ("pretty sure ledger ticks at 30 ms, that config is stale", False),                  # a unit: compared as such
 ])
 def test_a_claim_of_another_number_for_a_field_a_verified_reading_prints_is_an_open_question(
