@@ -125,11 +125,17 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
     absorbed by the preference it replaces)."""
     if kind == other_kind:
         mine, theirs = read(statement), read(other)
-        if (same_value(statement, other) or agreeing(mine.fields, theirs.fields, mine.program == theirs.program)
+        same_program = mine.program == theirs.program
+        if (same_value(statement, other, _scope_names(scope)) or agreeing(mine.fields, theirs.fields, same_program)
                 or _same_unit_value(mine, theirs) or (kind == "verified_fact" and same_address(statement, other))):
             return True
     wishes = kind == other_kind == "preference" or ({kind, other_kind} == WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
+
+
+def _scope_names(scope: str) -> frozenset[str]:
+    """The names a scope's notes share by being about it: a module's (``module:p/ota-fetcher``)."""
+    return frozenset({scope.rsplit("/", 1)[-1].lower()}) if scope.startswith("module:") else frozenset()
 
 
 def changes_wish(candidate: Candidate | Note) -> bool:

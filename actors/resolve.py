@@ -41,6 +41,7 @@ import numpy as np
 
 from actors.dedupe import WISHES, changes, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
+from reverie import corrections
 from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value, thing_names
 from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints
@@ -260,9 +261,17 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
 def _changes_a_wish(note: Note) -> bool:
     """Worded as a change of the author's wish and naming nothing a live note states: the words it
     replaces (if any) found no target ("Forget what I said about timing units. …" names the topic;
-    "… a decoded backtrace instead of bare hex addresses, from now on" says what the new wish is not)."""
-    return changes_wish(note) or (note.type in WISHES and note.scope.startswith("personal:")
-                                  and changes(note.tags, note.statement))
+    "… a decoded backtrace instead of bare hex addresses, from now on" says what the new wish is not).
+    A contrast's own words are no change: the change is in a tag, in other words of it, or in a frame
+    that withdraws what was said (:func:`reverie.corrections.hits`)."""
+    if changes_wish(note):
+        return True
+    beyond_contrast = _CONTRAST_WORDS.sub(" ", note.statement)  # "X instead of Y" alone says what X is not
+    return note.type in WISHES and note.scope.startswith("personal:") and (
+        changes(note.tags, beyond_contrast) or bool(corrections.hits(note.statement)))
+
+
+_CONTRAST_WORDS = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
 
 
 def _names_module(note: Note, index: NoteIndex) -> bool:

@@ -517,10 +517,12 @@ def stated_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(_VALUE_NUMBER.findall(lowered)), frozenset(_VALUE_NAME.findall(lowered))
 
 
-def same_value(a: str, b: str) -> bool:
-    """Both statements name a value in common: a number when both name numbers, else a name."""
+def same_value(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:
+    """Both statements name a value in common: a number when both name numbers, else a name (one of
+    ``ignored`` — the module both are about — is no value of either)."""
     numbers_a, names_a = stated_values(a)
     numbers_b, names_b = stated_values(b)
+    names_a, names_b = names_a - ignored, names_b - ignored
     if numbers_a and numbers_b:
         return bool(numbers_a & numbers_b)
     if numbers_a or numbers_b:

@@ -165,3 +165,41 @@ def test_an_address_ends_before_the_punctuation_around_it_and_a_denial_stays_on_
 def test_only_a_key_ending_in_a_unit_of_measure_is_measured() -> None:
     assert conflict_between(read("$ cat x.yaml\nrequest_timeout_ms: 500"), read("the request timeout is 2 seconds"))
     assert read("$ cat hpa.yaml\nreplicas_min: 2\nstart_hour: 2").values == {}
+
+
+# --- versions of named things, hosts named bare (issue 15, dev5) --------------------------------
+@pytest.mark.parametrize("text", [
+    "ledger is built on Zephyr 3.6.0.",
+    "*** Booting Zephyr OS build v3.6.0 ***\n[00:00:00.004,000] <inf> main: ledger starting",
+    "$ west list zephyr\nzephyr       zephyr       v3.6.0       https://github.com/zephyrproject-rtos/zephyr",
+    "$ grep -A3 'name: zephyr' ledger/west.yml\n    - name: zephyr\n      revision: v3.6.0\n      import: true",
+    "$ cat ledger/versions.json\n{\n  \"ZephyrVersion\": \"3.6.0\",\n  \"Changelist\": 31166578\n}",
+])
+def test_a_version_of_a_named_thing_reads_alike_in_every_shape(text: str) -> None:
+    assert read(text).values == {"zephyr version": frozenset({3.006})}
+
+
+@pytest.mark.parametrize("text", [
+    "We upgraded to 3.6.0 yesterday.",                     # no name: a verb before it
+    "[2026.03.04-09.41.17:003] LogInit: started",          # a date and a clock
+    "$ ping -c1 10.0.4.17\n1 packets transmitted",         # an address
+    "ledger got rebased last sprint; 3.5.0 is gone",        # a clause's end is no name
+])
+def test_a_dotted_number_without_a_name_is_no_version_of_anything(text: str) -> None:
+    assert not any(unit.endswith(" version") for unit in read(text).values)
+
+
+def test_two_shapes_printing_two_versions_of_one_thing_conflict_and_two_things_never() -> None:
+    banner = "*** Booting Zephyr OS build v3.5.0 ***\n[00:00:00.004,000] <inf> main: ledger starting"
+    listing = "$ west list zephyr\nzephyr       zephyr       v3.6.0       https://github.com/zephyrproject-rtos/zephyr"
+    assert conflicting(banner, listing) is not None
+    assert conflicting(banner, "$ openocd --version\nOpen On-Chip Debugger 0.12.0") is None
+
+
+def test_a_host_named_bare_is_an_address_and_a_urls_host_is_one_place_with_it() -> None:
+    curl = "$ curl -sI https://updates.example.dev/ledger/manifest.json\nHTTP/2 200\nx-served-by: updates.example.dev"
+    assert addresses("ledger fetches updates from ota.example.net.") == frozenset({"ota.example.net"})
+    assert other_address("I'm fairly sure ledger still talks to ota.example.net.", curl)
+    assert not other_address("ledger pulls firmware from updates.example.dev", curl)
+    assert addresses("see manifest.json, torch.version.cuda and ops@example.com") == frozenset()
+    assert addresses("db-1.internal:5432, not ota.example.net") == frozenset({"db-1.internal"})

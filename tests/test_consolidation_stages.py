@@ -708,3 +708,52 @@ def test_a_wish_naming_a_module_still_changes_the_persons_wish() -> None:
         update={"tags": ["correction"]})
     notes = _run_in_ledger([Member(change, _vec(0.4))], index)
     assert notes["n-pings"].status == "superseded"
+
+
+# --- versions in any shape, hosts, the module's own name, changes naming no note (issue 15, dev5) ---
+BANNER = "*** Booting Zephyr OS build v{v} ***\n[00:00:00.004,000] <inf> main: ledger starting, reset cause 0x01"
+WEST = "$ west list zephyr\nzephyr       zephyr       v{v}       https://github.com/zephyrproject-rtos/zephyr"
+
+
+@pytest.mark.parametrize(("version", "superseded"), [("3.5.0", True), ("3.6.0", False)])
+def test_a_later_reading_of_a_named_version_in_another_shape_supersedes_the_older(version: str, superseded: bool) -> None:
+    old = _module_note("n-west", WEST.format(v="3.6.0"), days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    reading = _reading(BANNER.format(v=version), "e9").model_copy(update={"subject": "booting zephyr"})
+    notes = _run([Member(reading, _vec(SETTINGS.correction_similarity + 0.05))], index)
+    assert (notes.get("n-west") is not None and notes["n-west"].status == "superseded") == superseded
+
+
+def test_two_readings_sharing_only_their_modules_name_never_merge_at_the_value_bar() -> None:
+    """A parts list and a manifest of module ledger both name "ledger": that is what they are about, not
+    a value they share."""
+    bom = "$ grep -E '^(Designator|U1),' hw/ledger/bom.csv\nDesignator,Part,Description,Qty\nU1,ESP32-S3,Main MCU,1"
+    manifest = "$ grep -A3 'name: zephyr' ledger/west.yml\n    - name: zephyr\n      remote: zephyrproject-rtos\n"
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    members = [Member(_reading(manifest, "e1"), _vec(1.0)), Member(_reading(bom, "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
+def test_a_claim_of_another_host_than_a_verified_reading_is_an_open_question_beside_it() -> None:
+    config = "$ grep OTA_SERVER build/ledger/.config\nCONFIG_OTA_SERVER_HOST=\"updates.example.dev\"\nCONFIG_OTA_PORT=443"
+    verified = _module_note("n-config", config, days=5, verified=True)
+    index = NoteIndex([verified], np.stack([_vec(1.0)]))
+    claim = _correction("I'm fairly sure ledger still talks to ota.example.net, the cutover hasn't happened.", "e9",
+                        _vec(SETTINGS.correction_similarity + 0.05), subject="ota server")
+    notes = _run_in_ledger([claim], index)
+    [new] = [n for i, n in notes.items() if i != "n-config"]
+    assert notes["n-config"].status == "active" and notes["n-config"].contested and new.type == "open_question"
+
+
+@pytest.mark.parametrize(("tags", "changed"), [(["correction"], True), ([], False)])
+def test_a_tagged_change_whose_named_old_value_no_note_states_changes_the_persons_nearest_wish(
+        tags: list[str], changed: bool) -> None:
+    """"… instead of bare hex addresses" names what the new wish is not; no note says it, so the change
+    (tagged a correction) is about the person's nearest wish. Untagged, the contrast changes nothing."""
+    logs = _wish("n-logs", "My manager wants the logs I forward to be the raw UART capture in a fenced block.")
+    plots = _wish("n-plots", "Curves on a log scale, please.")
+    index = NoteIndex([logs, plots], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)]))
+    change = _cand("Logs for me: a decoded backtrace instead of bare hex addresses.", "e9").model_copy(
+        update={"tags": tags})
+    notes = _run([Member(change, _unit([0.4, 0.0, 0.1, 0.9]))], index)
+    assert (notes.get("n-logs") is not None and notes["n-logs"].status == "superseded") == changed

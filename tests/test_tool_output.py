@@ -145,3 +145,10 @@ def test_reading_pathological_texts_takes_linear_time() -> None:
                  "$ grep -c " + "a" * 20000 + "\n3"):
         read(text)
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_two_line_output_is_a_table_between_blanks_and_more_rows_are_records() -> None:
+    ports = "$ hilctl ports --rig 3\nPORT          DEVICE        BAUD      STATE\n/dev/ttyACM0  ledger        460800    open"
+    assert fields(ports) == {"port": "/dev/ttyacm0", "device": "ledger", "baud": "460800", "state": "open"}
+    two_rows = ports + "\n/dev/ttyACM1  billing       115200    open"
+    assert "baud" not in fields(two_rows)
