@@ -40,7 +40,7 @@ from reverie.conflicts import conflict_between, different_things, other_address,
 from reverie.corrections import worded_as_change
 from reverie.records import Candidate, Note
 from reverie.settings import ConsolidationSettings
-from reverie.statements import Reading, asserts, read, replaced, same_phrase, same_value
+from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -122,15 +122,23 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
     an email summary", "... in US Pacific time"), and a preference and a constraint too (extraction
     types one wish either way: "My rule for plots: a log scale" / "Curves on a log scale, please")
     unless either is ``changing`` a wish (a correction is typed a constraint: it must never be
-    absorbed by the preference it replaces)."""
+    absorbed by the preference it replaces). Two verified readings of a module share its name by being
+    about it: that is no value of theirs; they agree on a value, one address or one part."""
     if kind == other_kind:
         mine, theirs = read(statement), read(other)
         same_program = mine.program == theirs.program
-        if (same_value(statement, other, _scope_names(scope)) or agreeing(mine.fields, theirs.fields, same_program)
-                or _same_unit_value(mine, theirs) or (kind == "verified_fact" and same_address(statement, other))):
+        readings = kind == "verified_fact"  # a tool's outputs all name their module; restated rules name it too
+        ignored = _scope_names(scope) if readings else frozenset()
+        if (same_value(statement, other, ignored) or agreeing(mine.fields, theirs.fields, same_program)
+                or _same_unit_value(mine, theirs) or (readings and _one_place_or_part(statement, other, scope))):
             return True
     wishes = kind == other_kind == "preference" or ({kind, other_kind} == WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
+
+
+def _one_place_or_part(statement: str, other: str, scope: str) -> bool:
+    """Two verified readings printing one address, or naming one part (``[nRF5340.cpu]`` / ``"soc": "nRF5340"``)."""
+    return same_address(statement, other) or bool((part_names(statement) & part_names(other)) - _scope_names(scope))
 
 
 def _scope_names(scope: str) -> frozenset[str]:
@@ -161,13 +169,14 @@ def changes(tags: Sequence[str], statement: str) -> bool:
 def apart(a: str, b: str, overlap: float) -> bool:
     """Never the same note: they contradict, are one text with another value in it (a version, a
     machine type), name different addresses, name different things (or, both a tool's output, print no
-    field in common), or one corrects the other."""
+    field in common and neither one address nor one part), or one corrects the other."""
     first, second = read(a), read(b)
     if (different_things(first, second) or conflict_between(first, second) is not None or other_value(a, b)
             or other_address(a, b)):
         return True
-    if first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program):
-        return True  # two tools' outputs of different fields state different facts
+    if (first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program)
+            and not _one_place_or_part(a, b, "")):
+        return True  # two tools' outputs of different fields state different facts (unless one place or part)
     return corrects(a, b, overlap) or corrects(b, a, overlap)
 
 

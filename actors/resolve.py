@@ -52,6 +52,7 @@ from reverie.statements import (
     explicit_unit,
     lemma,
     normalise,
+    part_names,
     read,
     replaced,
     same_phrase,
@@ -419,11 +420,14 @@ def _near_enough(sim: float, said: Reading, theirs: Reading, phrases: Sequence[s
 
 def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
     """An explicit correction that names another value than a verified note ("batch-low" against
-    "queue events-main"): names are values the conflict reader has no unit for, so only a
-    verified note is disputed this way (the claim then stays an open question beside it)."""
+    "queue events-main", a part "nRF52840" against ``"soc": "nRF5340"``; the module's own name is
+    neither's value): names are values the conflict reader has no unit for, so only a verified note is
+    disputed this way (the claim then stays an open question beside it)."""
     if not explicit or not rival.verified:
         return None
-    names, other_names = stated_values(note.statement)[1], stated_values(rival.statement)[1]
+    module = frozenset({rival.module.lower()}) if rival.module else frozenset()  # what both are about
+    names = (stated_values(note.statement)[1] | part_names(note.statement)) - module
+    other_names = (stated_values(rival.statement)[1] | part_names(rival.statement)) - module
     if names and other_names and not names & other_names and not stated_values(note.statement)[0]:
         return Conflict("value", "another name than the verified note states")
     return None

@@ -517,6 +517,19 @@ def stated_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(_VALUE_NUMBER.findall(lowered)), frozenset(_VALUE_NAME.findall(lowered))
 
 
+#: A part's name: letters and digits mixed (``nRF5340``, ``STM32U585``, ``ESP32-S3``), each hyphenated
+#: piece starting with a letter (``gs-node-14``, ``a3-highgpu-8g`` number instances and are read apart).
+_PART = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*(?![\w-]|\.\d)")
+
+
+def part_names(text: str) -> frozenset[str]:
+    """The parts a text names (lower case): a token of at least five characters mixing two or more
+    letters with two or more digits — a chip, a board, a model — never a version, a count with its unit
+    (``41m``) or an instance's number."""
+    return frozenset(t for t in _PART.findall(text.lower()) if len(t) >= 5 and sum(c.isdigit() for c in t) >= 2
+                     and sum(c.isalpha() for c in t) >= 2)
+
+
 def same_value(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:
     """Both statements name a value in common: a number when both name numbers, else a name (one of
     ``ignored`` — the module both are about — is no value of either)."""

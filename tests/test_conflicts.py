@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.conflicts import addresses, conflict_between, conflicting, different_things, other_address, other_value, same_address
-from reverie.statements import identifiers, normalise, polarity, read, split_contrast, topic
+from reverie.statements import identifiers, normalise, part_names, polarity, read, split_contrast, topic
 
 
 @pytest.mark.parametrize(("a", "b", "kind"), [
@@ -203,3 +203,8 @@ def test_a_host_named_bare_is_an_address_and_a_urls_host_is_one_place_with_it() 
     assert not other_address("ledger pulls firmware from updates.example.dev", curl)
     assert addresses("see manifest.json, torch.version.cuda and ops@example.com") == frozenset()
     assert addresses("db-1.internal:5432, not ota.example.net") == frozenset({"db-1.internal"})
+
+
+def test_a_part_mixes_letters_and_digits_and_an_instance_number_or_a_measure_is_none() -> None:
+    assert part_names("Info : [STM32U585.cpu] ok; soc ESP32-S3; U1,nRF5340,Main MCU") == {"stm32u585", "esp32-s3", "nrf5340"}
+    assert part_names("gs-node-14 a3-highgpu-8g 41m 3h12m 0x01 v3.6.0 utf8 ue5 4000khz") == frozenset()

@@ -757,3 +757,30 @@ def test_a_tagged_change_whose_named_old_value_no_note_states_changes_the_person
         update={"tags": tags})
     notes = _run([Member(change, _unit([0.4, 0.0, 0.1, 0.9]))], index)
     assert (notes.get("n-logs") is not None and notes["n-logs"].status == "superseded") == changed
+
+
+OPENOCD = ("$ openocd -f boards/ledger.cfg -c 'init; exit'\nOpen On-Chip Debugger 0.12.0\n"
+           "Info : [{part}.cpu] examination succeeded")
+DEVICE = "$ curl -s http://10.0.4.17/api/v1/device | jq '{{model, soc}}'\n{{\n  \"model\": \"ledger\",\n  \"soc\": \"{part}\"\n}}"
+
+
+@pytest.mark.parametrize(("part", "groups"), [("nRF5340", 1), ("ESP32-S3", 2)])
+def test_readings_naming_one_part_in_two_shapes_merge_at_the_value_bar(part: str, groups: int) -> None:
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    members = [Member(_reading(OPENOCD.format(part="nRF5340"), "e1"), _vec(1.0)),
+               Member(_reading(DEVICE.format(part=part), "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+@pytest.mark.parametrize(("statement", "questioned"), [
+    ("ledger is built around the nRF52840, I'd put money on it.", True),   # another part than it prints
+    ("ledger is built around the nRF5340, I'd put money on it.", False),   # the part it prints
+])
+def test_an_explicit_claim_of_another_part_than_a_verified_reading_is_an_open_question(statement: str,
+                                                                                       questioned: bool) -> None:
+    verified = _module_note("n-device", DEVICE.format(part="nRF5340"), days=5, verified=True)
+    index = NoteIndex([verified], np.stack([_vec(1.0)]))
+    notes = _run_in_ledger([_correction(statement, "e9", _vec(SETTINGS.correction_similarity + 0.05), subject="mcu")],
+                           index)
+    [new] = [n for i, n in notes.items() if i != "n-device"]
+    assert (new.type == "open_question" and notes["n-device"].contested) == questioned
