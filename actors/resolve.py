@@ -135,12 +135,14 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
 
 def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteIndex,
                         settings: ConsolidationSettings, now: datetime, agent_id: str) -> dict[str, Change]:
-    """The agent's own live unverified claims that this run did not touch, against the verified notes
-    it reads now: a verified note may have been written (by any agent of the module) after the claim
-    was consolidated, and a claim that denies it then becomes an open question beside it."""
+    """The agent's own live unverified claims that this run did not touch (personal, or module notes it
+    wrote), against the verified notes it reads now: a verified note may have been written (by any agent
+    of the module) after the claim was consolidated, and a claim that denies it then becomes an open
+    question beside it."""
     mine = f"personal:{agent_id}"
     for note in index.notes:
-        if note.scope != mine or note.note_id in views or note.verified or not live_claim(note) or note.type == "pattern":
+        own = note.scope == mine or (note.scope.startswith("module:") and note.owner_agent == agent_id)
+        if not own or note.note_id in views or note.verified or not live_claim(note) or note.type == "pattern":
             continue
         change = Change(note, "edit", "checked against verified notes")
         rivals = [(r, why) for r, why in _rivals(change, None, views, run, index, settings, agent_id) if r.verified]

@@ -784,3 +784,15 @@ def test_an_explicit_claim_of_another_part_than_a_verified_reading_is_an_open_qu
                            index)
     [new] = [n for i, n in notes.items() if i != "n-device"]
     assert (new.type == "open_question" and notes["n-device"].contested) == questioned
+
+
+def test_an_own_module_claim_is_rechecked_once_another_agent_verifies_the_other_part() -> None:
+    """The claim was consolidated into the module before the reading existed: the claimant's next run
+    (about something else) finds the reading another agent wrote since, and questions the claim."""
+    claim = _module_note("n-claim", "ledger is built around the nRF52840, I'd put money on it.", days=5,
+                         owner="a1").model_copy(update={"tags": ["correction"]})
+    reading = _module_note("n-openocd", OPENOCD.format(part="nRF5340"), days=1, verified=True)
+    index = NoteIndex([claim, reading], np.stack([_vec(1.0), _vec(SETTINGS.correction_similarity + 0.05)]))
+    other = _cand("Curves on a log scale, please.", "e9")
+    notes = _run_in_ledger([Member(other, _vec(1.0, axis=2, other=3))], index)
+    assert notes["n-claim"].type == "open_question" and notes["n-openocd"].contested
