@@ -47,8 +47,10 @@ from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints
 from reverie.settings import ConsolidationSettings
 from reverie.statements import (
+    VERBS,
     Reading,
     asserts,
+    content_words,
     explicit_unit,
     lemma,
     normalise,
@@ -253,6 +255,8 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
     if not scored or scored[0][0] < settings.changed_wish_similarity:
         return []
     target = scored[0][2]
+    if not changes_wish(note) and not _shares_a_word(note.statement, target.statement):
+        return []  # it names an old value no note states: only a wish about the same thing is its target
     mates = [other for _, _, other in scored[1:] if _restates(other, target)]
     rest = [sim for sim, _, other in scored[1:] if other not in mates]
     if rest and scored[0][0] - rest[0] < settings.changed_wish_margin:
@@ -275,6 +279,11 @@ def _changes_a_wish(note: Note) -> bool:
 
 
 _CONTRAST_WORDS = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
+
+
+def _shares_a_word(a: str, b: str) -> bool:
+    """A content word (not a common verb) in common: "… about logs" / "the logs I forward"."""
+    return bool((set(content_words(a)) & set(content_words(b))) - VERBS)
 
 
 def _names_module(note: Note, index: NoteIndex) -> bool:
@@ -471,8 +480,9 @@ _KEY_FILLER = frozenset({"max", "min", "num", "count", "total", "value", "size",
 
 def _claimed_field(note: Note, rival: Note) -> Conflict | None:
     """An unverified claim of one number beside a word that names a numeric field a verified reading
-    prints (up to three words before it, or the word after it), with another value ("pretty sure it
-    ticks at 30" / ``tick_rate_hz: 20``; "it's 115200 baud" / ``baud = 460800``)."""
+    prints (up to three words before it, or the field's last word right after it), with another value
+    ("pretty sure it ticks at 30" / ``tick_rate_hz: 20``; "it's 115200 baud" / ``baud = 460800``; not
+    "drops 30 packets" / ``packet_size: 512``)."""
     if note.verified or not rival.verified:
         return None
     numbers = stated_values(note.statement)[0]
@@ -483,9 +493,11 @@ def _claimed_field(note: Note, rival: Note) -> Conflict | None:
     at = [i for i, token in enumerate(said) if token == number]
     if not at or any(explicit_unit(said[i + 1]) for i in at if i + 1 < len(said)):
         return None  # "30 seconds": a unit, which the unit reading compares
-    near = {lemma(w) for i in at for w in said[max(0, i - 3):i + 2]}  # "ticks at 30", "is 115200 baud"
+    before = {lemma(w) for i in at for w in said[max(0, i - 3):i]}  # "ticks at 30"
+    after = {lemma(said[i + 1]) for i in at if i + 1 < len(said)}  # "115200 baud": the field's last word
     named = [float(value) for key, value in read(rival.statement).fields.items()
-             if re.fullmatch(r"\d+(?:\.\d+)?", value) and near & set(key_words(key)) - _KEY_FILLER]
+             if re.fullmatch(r"\d+(?:\.\d+)?", value)
+             and (before & set(key_words(key)) - _KEY_FILLER or after & set(key_words(key)[-1:]) - _KEY_FILLER)]
     if named and float(number) not in named:  # a field of that name printing the number agrees
         return Conflict("field", "another value of a field the verified reading prints")
     return None

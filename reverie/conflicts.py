@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
+from urllib.parse import urlsplit
 
 from reverie.statements import VERSIONED_UNITS, Reading, read, stated_values
 from reverie.tool_output import compared, same_identity, same_key
-from reverie.versions import is_version_unit
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
 
@@ -104,7 +104,7 @@ def _agree(unit: str, first: frozenset[float], second: frozenset[float]) -> bool
     """Some value in common; for a version, a bare major ("Python 3") agrees with any of its minors."""
     if first & second:
         return True
-    if unit not in VERSIONED_UNITS and not is_version_unit(unit):
+    if unit not in VERSIONED_UNITS:
         return False
     return any(x == int(y) or y == int(x) for x in first for y in second if x.is_integer() != y.is_integer())
 
@@ -161,12 +161,21 @@ _ADDRESS = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]{1,15}://[^\s'\"`<>()\[\]{},
 _DENIED = re.compile(r"(?:\bnot|\bnever|n't|\bno longer|\binstead of|\brather than)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
-#: A host named bare (``ota.hearthwire.net``, ``telemetry-sql.internal``): dotted labels ending in a
-#: domain a service lives under — not a file's extension (``manifest.json``) nor a module path
-#: (``torch.version.cuda``); a host inside a URL or an e-mail address is that address's.
-_HOST = re.compile(r"(?<![\w@./:-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|dev|app|cloud|ai"
-                   r"|internal|local|lan|corp|svc|intra|example|edu|gov|info|tech|eu|uk|de|us)(?![\w/@-]|\.\w)",
-                   re.IGNORECASE)
+#: A host named bare (``ota.hearthwire.net``, ``telemetry-sql.internal``, ``db.internal:5432``, an image's
+#: ``ghcr.io/acme/x``): dotted labels ending in a domain a service lives under — not a file's extension
+#: (``manifest.json``), a module path (``torch.version.cuda``) nor a call (``logger.info(``); a host inside
+#: a URL or an e-mail address is that address's. Endings that are also words of code or files (``app``,
+#: ``ai``, ``info``, ``local``, ``dev``, ``io``, ``net``) need three labels or a port (``config.local``,
+#: ``flask.app`` are files).
+_HOST = re.compile(r"(?<![\w@./:-])(?P<host>(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?P<tld>com|net|org|io|dev|app|cloud"
+                   r"|ai|internal|local|lan|corp|svc|intra|example|edu|gov|info|tech|eu|uk|de|us))(?P<port>:\d{2,5})?"
+                   r"(?P<path>/[^\s'\"`<>()\[\]{},;*|]*)?(?![\w@(-]|\.\w)", re.IGNORECASE)
+_AMBIGUOUS_TLDS = frozenset({"app", "ai", "info", "local", "dev", "io", "net"})
+
+
+def _bare_hosts(text: str) -> list[re.Match[str]]:
+    return [m for m in _HOST.finditer(text) if m.group("tld").lower() not in _AMBIGUOUS_TLDS
+            or m.group("port") or m.group("host").count(".") >= 2]
 
 
 @lru_cache(maxsize=16384)
@@ -175,7 +184,7 @@ def addresses(text: str) -> frozenset[str]:
     named bare; one it denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out
     (cached: dedupe and the turn check read one statement many times)."""
     found = [*_ADDRESS.finditer(text)] if "://" in text else []
-    found += _HOST.finditer(text) if "." in text else ()
+    found += _bare_hosts(text) if "." in text else ()
     return frozenset(m.group(0).lower().rstrip("./:?!") for m in found
                      if not _DENIED.search(_line_before(text, m.start())))
 
@@ -189,15 +198,24 @@ def _line_before(text: str, at: int) -> str:
 def shared_address(first: frozenset[str], second: frozenset[str]) -> bool:
     """An address of one is one of the other, or a path under it (``gs://b/m/step_012000`` under
     ``gs://b/m``), or a bare host is the other's host: one place, listed at two depths."""
-    return any(x == y or x.startswith(f"{y}/") or y.startswith(f"{x}/") or _host(x) == y or _host(y) == x
-               for x in first for y in second)
+    return any(x == y or x.startswith(f"{y}/") or y.startswith(f"{x}/") or _one_host(x, y) for x in first for y in second)
 
 
-def _host(address: str) -> str:
-    """The host of a URL (``https://ota.example.net/x`` -> ``ota.example.net``); "" for a bare host."""
-    if "://" not in address:
-        return ""
-    return re.split(r"[/:?#]", address.split("://", 1)[1], maxsplit=1)[0]
+def _one_host(a: str, b: str) -> bool:
+    """A bare host and a URL or host of it: one host, and one port where both name a port
+    (``db.internal`` / ``db.internal:5432`` are one place, ``…:5432`` / ``…:6379`` two)."""
+    if "://" in a and "://" in b:
+        return False  # two URLs: compared by path above
+    first, second = _host_port(a), _host_port(b)
+    return bool(first[0]) and first[0] == second[0] and (not first[1] or not second[1] or first[1] == second[1])
+
+
+def _host_port(address: str) -> tuple[str, int | None]:
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    try:
+        return parts.hostname or "", parts.port
+    except ValueError:  # a port out of range
+        return parts.hostname or "", None
 
 
 def same_address(a: str, b: str) -> bool:

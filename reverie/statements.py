@@ -517,17 +517,24 @@ def stated_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(_VALUE_NUMBER.findall(lowered)), frozenset(_VALUE_NAME.findall(lowered))
 
 
-#: A part's name: letters and digits mixed (``nRF5340``, ``STM32U585``, ``ESP32-S3``), each hyphenated
-#: piece starting with a letter (``gs-node-14``, ``a3-highgpu-8g`` number instances and are read apart).
-_PART = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*(?![\w-]|\.\d)")
+#: A token that may name a part: hyphenated pieces of letters and digits, starting with a letter.
+_PART = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-]|\.\d)")
+#: A piece that mixes letters and digits, letters first: ``nrf5340``, ``esp32``, ``g2``, ``a10``.
+_MIXED_PIECE = re.compile(r"[a-z]+[0-9][a-z0-9]*")
+#: Digests, encodings, architectures, data types, specs, runtimes and pins: words of every tool's output,
+#: no part of anything.
+_NOT_PARTS = re.compile(r"(?:sha|base|win|arm|amd|aarch|ppc|utf|u?int|float|crc|rfc|iso|py|cp|node|java|gpio|es|ed|aes|md"
+                        r"|x86-|i)\d+\w*|s390x|[0-9a-f]+")  # …and a hex digest or short commit (a1b2c3d)
 
 
 def part_names(text: str) -> frozenset[str]:
-    """The parts a text names (lower case): a token of at least five characters mixing two or more
-    letters with two or more digits — a chip, a board, a model — never a version, a count with its unit
-    (``41m``) or an instance's number."""
+    """The parts a text names (lower case): a chip, a board, a model, a machine type (``nRF5340``,
+    ``ESP32-S3``, ``g2-standard-48``): at least five characters, two letters and two digits, one piece
+    mixing letters and digits letters first — never a version, a count with its unit (``41m``), nor an
+    instance's name (``gs-node-14``, ``gke-pool-4f2a``: a number or a random suffix on plain words)."""
     return frozenset(t for t in _PART.findall(text.lower()) if len(t) >= 5 and sum(c.isdigit() for c in t) >= 2
-                     and sum(c.isalpha() for c in t) >= 2)
+                     and sum(c.isalpha() for c in t) >= 2 and any(_MIXED_PIECE.fullmatch(p) for p in t.split("-"))
+                     and not _NOT_PARTS.fullmatch(t))
 
 
 def same_value(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:

@@ -174,10 +174,10 @@ def _leaves(obj: dict[str, object]) -> Iterator[tuple[str, str]]:
 
 def _table(lines: list[str]) -> dict[str, str]:
     """A table's header over its one data row: each column's value. Columns are split at ``|``, or,
-    where the output is nothing but the two lines, at tabs or runs of blanks (``PORT  DEVICE  BAUD``
-    over ``/dev/ttyACM0  vac-drive  921600``; a header cell is a word or two, never ``key: value``)."""
+    where the output is nothing but the two lines and the first is words of one case, at tabs or runs
+    of blanks (``PORT  DEVICE  BAUD`` over ``/dev/ttyACM0  vac-drive  921600``)."""
     rows = [_cells(line) for line in lines if "|" in line and not _SEPARATOR_ROW.match(line)]
-    if not rows and len(lines) == 2:
+    if not rows and len(lines) == 2 and _BLANK_HEADER.fullmatch(lines[0].strip()):
         rows = [_CELL_SPLIT.split(line.strip()) for line in lines]
     if len(rows) != 2 or len(rows[0]) != len(rows[1]) or len(rows[0]) < 2:
         return {}
@@ -185,6 +185,11 @@ def _table(lines: list[str]) -> dict[str, str]:
     if any(not re.fullmatch(r"[A-Za-z][\w .-]*", cell) for cell in header):
         return {}
     return {_canonical_key(k): _canonical_value(v) for k, v in zip(header, row, strict=True) if v}
+
+
+#: A header between blanks: words of one case, as tools print them (``PORT  DEVICE  BAUD``, ``project  engine``)
+#: — not a file listing (``README.md  Kconfig``) nor a log line (``INFO  fetch  started``).
+_BLANK_HEADER = re.compile(r"[A-Z][A-Z_-]*(?:(?:\t+|\s{2,})[A-Z][A-Z_-]*)+|[a-z][a-z_-]*(?:(?:\t+|\s{2,})[a-z][a-z_-]*)+")
 
 
 def _cells(line: str) -> list[str]:

@@ -15,19 +15,28 @@ as versioned units (``CUDA 12.1``, ``Python 3.11``) are left to it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 
 from reverie import statements  # its word lists and lemma, read at call time (statements reads versions here)
 
 #: The unit of a named thing's version: ``"zephyr version"``.
 SUFFIX = " version"
-_VERSION = re.compile(r"(?<![\w.])v?(?P<number>\d+\.\d+\.\d+|(?<=v)\d+\.\d+)(?=[-+]|(?!\w|\.\d))", re.IGNORECASE)
+#: A version: not glued to a name by "-" (``ledger-0.3.1`` is an artifact's file name).
+_VERSION = re.compile(r"(?<![\w.-])v?(?P<number>\d+\.\d+\.\d+|(?<=v)\d+\.\d+)(?=[-+]|(?!\w|\.\d))", re.IGNORECASE)
 _DATE = re.compile(r"(?:19|20)\d\d\.\d\d\.\d\d")
 _FILLER = frozenset({"os", "build", "version", "ver", "release", "rev", "revision", "tag", "is", "at", "on", "of",
                      "to", "v", "sdk", "kernel", "firmware"})
+#: Words a number after them counts or places, never a thing with versions ("section 4.2.1", "step 1.2.3").
+_NEVER_NAMES = frozenset({"section", "step", "chapter", "figure", "table", "item", "line", "page", "rule", "phase",
+                          "stage", "retry", "backup", "commit", "lts", "site-packages", "packages", "amd64", "arm64",
+                          "i386", "all", "any", "number", "no", "id", "issue", "pr", "ticket", "task", "port"})
 _NAME = re.compile(r"[a-z][a-z0-9_-]*[a-z0-9]")
 _NAME_FIELD = re.compile(r"^\s*(?:-\s+)?name\s*[:=]\s*[\"']?(?P<name>[A-Za-z][\w.-]*)", re.IGNORECASE | re.MULTILINE)
+_TOKEN = re.compile(r"[\w.-]+(?:'[a-z]+)?|\S")  # "we're" is one word
+_ARCH = re.compile(r":(?:amd64|arm64|i386|all|armhf)\b")  # apt's "libssl3:amd64 (3.0.2-…)": the package's
 _MAX_FILLER = 3
+_WINDOW = 64  # characters read back from a version for its name: bounded, so a long line reads in linear time
 _SKIPPED = frozenset(":=*[(\"'@")  # marks between a name and its version; a clause's end (";", ",", ".") is none
 
 
@@ -35,11 +44,12 @@ def named_versions(text: str) -> dict[str, set[float]]:
     """``"<name> version" -> {value}`` for every version in ``text`` whose name can be read."""
     found: dict[str, set[float]] = {}
     lowered = text.lower()
+    listed = [(m.start(), m.group("name")) for m in _NAME_FIELD.finditer(lowered)] if "name" in lowered else []
     for match in _VERSION.finditer(lowered):
         number = match.group("number")
         if _DATE.fullmatch(number) or lowered[max(0, match.start() - 1):match.start()] in ("\"", "'"):
             continue  # a date; a quoted value is a field's (:func:`field_versions`)
-        name = _name_before(lowered, match.start()) or _listed_name(lowered, match.start())
+        name = _name_before(lowered, match.start()) or _listed_name(listed, match.start())
         if name:
             found.setdefault(name + SUFFIX, set()).add(statements.version_value(number))
     return found
@@ -60,14 +70,11 @@ def field_versions(stated: Mapping[str, str]) -> dict[str, set[float]]:
     return found
 
 
-def is_version_unit(unit: str) -> bool:
-    return unit.endswith(SUFFIX)
-
-
 def _name_before(text: str, at: int) -> str:
-    """The word before ``at`` on its line, past filler words; "" where it names nothing."""
-    line = text[text.rfind("\n", 0, at) + 1:at]
-    tokens = re.findall(r"[\w.-]+|\S", line)
+    """The word before ``at`` on its line (within :data:`_WINDOW`), past filler words; "" where it names
+    nothing."""
+    start = max(text.rfind("\n", 0, at) + 1, at - _WINDOW)
+    tokens = _TOKEN.findall(_ARCH.sub("", text[start:at]))
     skipped = 0
     while tokens and (tokens[-1] in _FILLER or tokens[-1] in _SKIPPED) and skipped <= _MAX_FILLER:
         skipped += tokens[-1] in _FILLER
@@ -78,14 +85,15 @@ def _name_before(text: str, at: int) -> str:
     return statements.lemma(name) if _is_name(name) else ""
 
 
-def _listed_name(text: str, at: int) -> str:
+def _listed_name(listed: list[tuple[int, str]], at: int) -> str:
     """The ``name:`` of the entry a version is printed under (``- name: zephyr`` … ``revision: v3.5.0``)."""
-    names = [m.group("name") for m in _NAME_FIELD.finditer(text, 0, at)]
-    return statements.lemma(names[-1]) if names and _is_name(names[-1]) else ""
+    before = bisect_right(listed, (at, "")) - 1
+    name = listed[before][1] if before >= 0 else ""
+    return statements.lemma(name) if _is_name(name) else ""
 
 
 def _is_name(word: str) -> bool:
-    if not _NAME.fullmatch(word) or len(word) < 2:
+    if not _NAME.fullmatch(word) or len(word) < 2 or word in _NEVER_NAMES:
         return False
     if word in statements.STOPWORDS or word in statements.VERBS or word in statements.NEGATORS:
         return False

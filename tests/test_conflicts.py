@@ -184,6 +184,8 @@ def test_a_version_of_a_named_thing_reads_alike_in_every_shape(text: str) -> Non
     "[2026.03.04-09.41.17:003] LogInit: started",          # a date and a clock
     "$ ping -c1 10.0.4.17\n1 packets transmitted",         # an address
     "ledger got rebased last sprint; 3.5.0 is gone",        # a clause's end is no name
+    "see section 4.2.1; We're on 3.5.0",                      # a place in a text; a contraction
+    "$ helm list\nledger-0.3.1  deployed",                   # an artifact's file name
 ])
 def test_a_dotted_number_without_a_name_is_no_version_of_anything(text: str) -> None:
     assert not any(unit.endswith(" version") for unit in read(text).values)
@@ -194,17 +196,20 @@ def test_two_shapes_printing_two_versions_of_one_thing_conflict_and_two_things_n
     listing = "$ west list zephyr\nzephyr       zephyr       v3.6.0       https://github.com/zephyrproject-rtos/zephyr"
     assert conflicting(banner, listing) is not None
     assert conflicting(banner, "$ openocd --version\nOpen On-Chip Debugger 0.12.0") is None
+    assert conflicting("ledger is built on Zephyr 3.0.0.", banner) is not None  # x.0.y is no bare major
 
 
 def test_a_host_named_bare_is_an_address_and_a_urls_host_is_one_place_with_it() -> None:
-    curl = "$ curl -sI https://updates.example.dev/ledger/manifest.json\nHTTP/2 200\nx-served-by: updates.example.dev"
+    curl = "$ curl -sI https://updates.example.dev/ledger/manifest.json\nHTTP/2 200\ncontent-type: application/json"
     assert addresses("ledger fetches updates from ota.example.net.") == frozenset({"ota.example.net"})
     assert other_address("I'm fairly sure ledger still talks to ota.example.net.", curl)
-    assert not other_address("ledger pulls firmware from updates.example.dev", curl)
-    assert addresses("see manifest.json, torch.version.cuda and ops@example.com") == frozenset()
-    assert addresses("db-1.internal:5432, not ota.example.net") == frozenset({"db-1.internal"})
+    assert not other_address("ledger pulls firmware from updates.example.dev", curl)  # the URL's host
+    assert addresses("see manifest.json, torch.version.cuda, logger.info(x), config.local and ops@example.com") == set()
+    assert addresses("db-1.internal:5432, not ota.example.net") == frozenset({"db-1.internal:5432"})
+    assert not other_address("db-1.internal", "db-1.internal:5432") and other_address("db.internal:5432", "db.internal:6379")
 
 
-def test_a_part_mixes_letters_and_digits_and_an_instance_number_or_a_measure_is_none() -> None:
+def test_a_part_mixes_letters_and_digits_and_an_instance_name_a_measure_or_a_digest_is_none() -> None:
     assert part_names("Info : [STM32U585.cpu] ok; soc ESP32-S3; U1,nRF5340,Main MCU") == {"stm32u585", "esp32-s3", "nrf5340"}
-    assert part_names("gs-node-14 a3-highgpu-8g 41m 3h12m 0x01 v3.6.0 utf8 ue5 4000khz") == frozenset()
+    assert part_names("machine types g2-standard-48, a3-highgpu-8g") == {"g2-standard-48", "a3-highgpu-8g"}
+    assert part_names("gs-node-14 gke-pool-4f2a 41m 3h12m 0x01 v3.6.0 utf8 ue5 4000khz sha256 base64 arm64") == frozenset()

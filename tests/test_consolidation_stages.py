@@ -725,12 +725,14 @@ def test_a_later_reading_of_a_named_version_in_another_shape_supersedes_the_olde
 
 
 def test_two_readings_sharing_only_their_modules_name_never_merge_at_the_value_bar() -> None:
-    """A parts list and a manifest of module ledger both name "ledger": that is what they are about, not
-    a value they share."""
-    bom = "$ grep -E '^(Designator|U1),' hw/ledger/bom.csv\nDesignator,Part,Description,Qty\nU1,ESP32-S3,Main MCU,1"
-    manifest = "$ grep -A3 'name: zephyr' ledger/west.yml\n    - name: zephyr\n      remote: zephyrproject-rtos\n"
+    """A parts list and a manifest of module ota-fetcher both name "ota-fetcher": that is what they are
+    about, not a value they share."""
+    bom = "$ grep -E '^(Designator|U1),' hw/ota-fetcher/bom.csv\nDesignator,Part,Description,Qty\nU1,ESP32-S3,Main MCU,1"
+    manifest = "$ grep -A3 'name: zephyr' ota-fetcher/west.yml\n    - name: zephyr\n      remote: upstream\n"
     near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
-    members = [Member(_reading(manifest, "e1"), _vec(1.0)), Member(_reading(bom, "e2", 5), near)]
+    scope = {"scope": "module:atlas/ota-fetcher"}
+    members = [Member(_reading(manifest, "e1").model_copy(update=scope), _vec(1.0)),
+               Member(_reading(bom, "e2", 5).model_copy(update=scope), near)]
     assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
 
 
@@ -745,16 +747,21 @@ def test_a_claim_of_another_host_than_a_verified_reading_is_an_open_question_bes
     assert notes["n-config"].status == "active" and notes["n-config"].contested and new.type == "open_question"
 
 
-@pytest.mark.parametrize(("tags", "changed"), [(["correction"], True), ([], False)])
-def test_a_tagged_change_whose_named_old_value_no_note_states_changes_the_persons_nearest_wish(
-        tags: list[str], changed: bool) -> None:
+@pytest.mark.parametrize(("statement", "tags", "changed"), [
+    ("Logs for me: a decoded backtrace instead of bare hex addresses.", ["correction"], True),  # tagged
+    ("Logs for me: a decoded backtrace instead of bare hex addresses.", [], False),  # a contrast alone
+    ("Forget what I said about logs earlier. A decoded backtrace.", [], True),       # a withdrawal of a topic
+    ("Timestamps in UTC instead of local time.", ["correction"], False),            # nothing in common
+])
+def test_a_change_whose_named_old_value_no_note_states_changes_the_persons_nearest_wish_about_it(
+        statement: str, tags: list[str], changed: bool) -> None:
     """"… instead of bare hex addresses" names what the new wish is not; no note says it, so the change
-    (tagged a correction) is about the person's nearest wish. Untagged, the contrast changes nothing."""
+    (tagged a correction, or a withdrawal) is about the person's nearest wish — one that shares a word
+    with it. Untagged, a contrast changes nothing."""
     logs = _wish("n-logs", "My manager wants the logs I forward to be the raw UART capture in a fenced block.")
     plots = _wish("n-plots", "Curves on a log scale, please.")
     index = NoteIndex([logs, plots], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)]))
-    change = _cand("Logs for me: a decoded backtrace instead of bare hex addresses.", "e9").model_copy(
-        update={"tags": tags})
+    change = _cand(statement, "e9").model_copy(update={"tags": tags})
     notes = _run([Member(change, _unit([0.4, 0.0, 0.1, 0.9]))], index)
     assert (notes.get("n-logs") is not None and notes["n-logs"].status == "superseded") == changed
 
@@ -796,3 +803,19 @@ def test_an_own_module_claim_is_rechecked_once_another_agent_verifies_the_other_
     other = _cand("Curves on a log scale, please.", "e9")
     notes = _run_in_ledger([Member(other, _vec(1.0, axis=2, other=3))], index)
     assert notes["n-claim"].type == "open_question" and notes["n-openocd"].contested
+
+
+def test_a_claim_of_another_part_disputes_a_reading_that_names_the_same_module() -> None:
+    """Both name the module "ledger-hub": that is what they are about, so the parts alone differ."""
+    hub = RunContext("a1", NOW, {"s-e9": Session(session_id="s-e9", agent_id="a1", project="atlas", module="ledger-hub",
+                                                 started_at=NOW - timedelta(days=1))})
+    reading = _module_note("n-device", DEVICE.format(part="nRF5340").replace('"ledger"', '"ledger-hub"'), days=5,
+                           verified=True).model_copy(update={"scope": "module:atlas/ledger-hub", "module": "ledger-hub"})
+    index = NoteIndex([reading], np.stack([_vec(1.0)]))
+    claim = _correction("ledger-hub is built around the nRF52840, I'd put money on it.", "e9",
+                        _vec(SETTINGS.correction_similarity + 0.05), subject="mcu")
+    changes = resolve(weigh(deduplicate([claim], index, SETTINGS, "a1"), hub, SETTINGS), index, SETTINGS, NOW, "a1")
+    notes = {c.note.note_id: c.note for c in changes}
+    [new] = [n for i, n in notes.items() if i != "n-device"]
+    assert new.type == "open_question" and notes["n-device"].contested
+

@@ -152,3 +152,5 @@ def test_a_two_line_output_is_a_table_between_blanks_and_more_rows_are_records()
     assert fields(ports) == {"port": "/dev/ttyacm0", "device": "ledger", "baud": "460800", "state": "open"}
     two_rows = ports + "\n/dev/ttyACM1  billing       115200    open"
     assert "baud" not in fields(two_rows)
+    assert fields("$ ls firmware/\nREADME.md  CMakeLists.txt  Kconfig\nsrc  boards  tests") == {}  # a listing
+    assert fields("$ tail -2 ota.log\nINFO  fetch  started\nERROR  fetch  timeout") == {}  # log lines
