@@ -750,7 +750,7 @@ def test_a_claim_of_another_host_than_a_verified_reading_is_an_open_question_bes
 @pytest.mark.parametrize(("statement", "tags", "changed"), [
     ("Logs for me: a decoded backtrace instead of bare hex addresses.", ["correction"], True),  # tagged
     ("Logs for me: a decoded backtrace instead of bare hex addresses.", [], False),  # a contrast alone
-    ("Forget what I said about logs earlier. A decoded backtrace.", [], True),       # a withdrawal of a topic
+    ("Forget what I said about log formats earlier. A decoded backtrace.", [], True),  # a withdrawal of a topic
     ("Timestamps in UTC instead of local time.", ["correction"], False),            # nothing in common
 ])
 def test_a_change_whose_named_old_value_no_note_states_changes_the_persons_nearest_wish_about_it(
