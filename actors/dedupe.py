@@ -169,14 +169,14 @@ def changes(tags: Sequence[str], statement: str) -> bool:
 def apart(a: str, b: str, overlap: float) -> bool:
     """Never the same note: they contradict, are one text with another value in it (a version, a
     machine type), name different addresses, name different things (or, both a tool's output, print no
-    field in common and neither one address nor one part), or one corrects the other."""
+    field in common and neither one value of a unit, one address nor one part), or one corrects the other."""
     first, second = read(a), read(b)
     if (different_things(first, second) or conflict_between(first, second) is not None or other_value(a, b)
             or other_address(a, b)):
         return True
     if (first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program)
-            and not _one_place_or_part(a, b, "")):
-        return True  # two tools' outputs of different fields state different facts (unless one place or part)
+            and not _one_place_or_part(a, b, "") and not _same_unit_value(first, second)):
+        return True  # two tools' outputs of different fields state different facts (unless one value, place or part)
     return corrects(a, b, overlap) or corrects(b, a, overlap)
 
 

@@ -819,3 +819,13 @@ def test_a_claim_of_another_part_disputes_a_reading_that_names_the_same_module()
     [new] = [n for i, n in notes.items() if i != "n-device"]
     assert new.type == "open_question" and notes["n-device"].contested
 
+
+
+def test_two_shapes_of_one_named_version_without_a_shared_field_merge_at_the_value_bar() -> None:
+    """A JSON's ``EngineVersion`` and a table's ``engine`` column print one version: one fact."""
+    build = "$ cat ledger/Build.version\n{\n  \"Changelist\": 31166578,\n  \"EngineVersion\": \"5.4.1\"\n}"
+    table = "$ buildctl info ledger\nproject  engine  platform  status\nledger  {v}  Win64  green"
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    for version, groups in (("5.4.1", 1), ("5.5.0", 2)):
+        members = [Member(_reading(build, "e1"), _vec(1.0)), Member(_reading(table.format(v=version), "e2", 5), near)]
+        assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
