@@ -17,8 +17,10 @@ wish it changes (``actors.resolve``); a restatement near enough for the duplicat
 
 In both 2 and 3, two notes of one type that state the same value (:func:`reverie.statements.same_value`:
 a number of two or more digits, else a hyphenated name; one value of one unit, "CUDA 11.8" and
-``cuda:11.8.0``; for verified readings, one address, ``StorePath=https://a/sym`` and a nightly job's
-"Uploading … to https://a/sym"; or one field of a tool's output with one value,
+``cuda:11.8.0``, or one version of a named thing, ``Zephyr 3.6.0`` and a boot banner's ``v3.6.0``;
+for verified readings, one address, ``StorePath=https://a/sym`` and a nightly job's "Uploading … to
+https://a/sym", or one part, ``[nRF5340.cpu]`` and ``"soc": "nRF5340"`` — the module a reading is
+about being no value of it; or one field of a tool's output with one value,
 :func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's

@@ -13,10 +13,13 @@ outputs of one scope that print one field with two values (:mod:`reverie.tool_ou
 verified readings of one unit with two values, are rivals from ``correction_similarity``; one text
 with another value in it (:func:`reverie.conflicts.other_value`) contradicts its older self; so does a
 verified reading printing another address than a verified reading of its scope, and a claim of
-another address than a verified note is disputed by it (:func:`reverie.conflicts.other_address`);
-notes of two modules are never rivals. A person's new wish worded as a change that names nothing it
-replaces changes their nearest live wish (``changed_wish_similarity``, ``changed_wish_margin``);
-news about a module of the project ("the engine team finished the event-scheduler upgrade") is no
+another address than a verified note is disputed by it (:func:`reverie.conflicts.other_address`;
+a host named bare is an address), and an explicit claim naming another name or part (``nRF52840``
+against ``"soc": "nRF5340"``) than a verified note; notes of two modules are never rivals. A
+person's new wish worded as a change that names nothing it replaces changes their nearest live wish
+(``changed_wish_similarity``, ``changed_wish_margin``), and so does one tagged a correction or worded
+as a withdrawal whose named old value no note states, when that wish shares a word with it; news
+about a module of the project ("the engine team finished the event-scheduler upgrade") is no
 wish of its author.
 
 Order is by **evidence time** (``last_seen_at``: when the events were observed), never the wall
