@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -86,6 +87,10 @@ _PREFIXED = re.compile(  # "port 8080", "python=3.12", "Python 3.13.4", "version
     re.IGNORECASE,
 )
 _SETTING = re.compile(r"\b([a-z][a-z0-9_.-]*[a-z0-9])\s*(?:=|:|\bto\b|\bis\b)\s*([a-z0-9][a-z0-9_.-]*)", re.IGNORECASE)
+#: A whole run of key characters followed by a separator: where a setting's key can end (a key always
+#: ends where its run does). Matching only from a run's beginning keeps :func:`_settings` linear.
+_SEPARATED_RUN = re.compile(r"(?<![a-z0-9_.-])[a-z0-9_.-]++(?=\s*+(?:=|:|\bto\b|\bis\b))", re.IGNORECASE)
+_KEY_START = re.compile(r"\b[a-z]", re.IGNORECASE)
 OPTION_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     # exclusive settings an agent is told to choose between
     "tab space", "enable enabled disable disabled", "true false", "allow allowed deny denied",
@@ -354,9 +359,22 @@ def _last_unit(values: dict[str, set[float]]) -> str | None:
     return next(reversed(values), None) if values else None
 
 
+def _setting_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_SETTING.finditer(text)``, in linear time: the regex alone restarts at every word inside a long
+    dotted or hyphenated run and rescans it (30 KB took 10 s). Every key ends where its run of key
+    characters ends, so each run followed by a separator is tried once, from its first possible start."""
+    done = 0
+    for run in _SEPARATED_RUN.finditer(text):
+        start = _KEY_START.search(text, run.start(), run.end()) if run.start() >= done else None
+        match = _SETTING.match(text, start.start()) if start else None
+        if match:
+            done = match.end()
+            yield match
+
+
 def _settings(text: str) -> dict[str, str]:
     found = {}
-    for match in _SETTING.finditer(text):
+    for match in _setting_matches(text):
         key, value = match.group(1).lower(), match.group(2).lower()
         if ("_" in key or "." in key or "=" in match.group(0)) and key not in STOPWORDS:
             found[key] = value

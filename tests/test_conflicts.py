@@ -213,3 +213,29 @@ def test_a_part_mixes_letters_and_digits_and_an_instance_name_a_measure_or_a_dig
     assert part_names("Info : [STM32U585.cpu] ok; soc ESP32-S3; U1,nRF5340,Main MCU") == {"stm32u585", "esp32-s3", "nrf5340"}
     assert part_names("machine types g2-standard-48, a3-highgpu-8g") == {"g2-standard-48", "a3-highgpu-8g"}
     assert part_names("gs-node-14 gke-pool-4f2a 41m 3h12m 0x01 v3.6.0 utf8 ue5 4000khz sha256 base64 arm64") == frozenset()
+
+
+# --- settings read in linear time ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "settings"), [
+    ("set log.level = debug and retry_count: 3", {"log.level": "debug", "retry_count": "3"}),
+    ("2.foo=1", {"foo": "1"}),  # a key starts at a word, not at a digit
+    ("x-foo = 3", {"x-foo": "3"}),
+    ("the pool.size is 8 now", {"pool.size": "8"}),
+    ("x. = 3", {}),  # a key ends in a letter or digit
+    ("a.b = c.d = e", {"a.b": "c.d"}),  # a value is never the next key
+])
+def test_settings_are_keys_before_a_separator(text: str, settings: dict[str, str]) -> None:
+    assert read(text).settings == settings
+
+
+def test_a_long_dotted_or_hyphenated_run_is_read_in_linear_time() -> None:
+    """A setting's regex restarted at every word inside one long run of key characters: 30 KB took
+    10 s, and a statement may be 32 KiB long."""
+    import time
+    for text in ("a." * 16_000, "ab-" * 10_900, "x.y-z_" * 5_400 + " = 3"):
+        read.cache_clear()
+        start = time.perf_counter()
+        read(text)
+        assert time.perf_counter() - start < 2.0, text[:12]
