@@ -1,15 +1,16 @@
 """The frozen seeds of the fleet scenarios, fixed before any component was tuned.
 
 Tune only on the development scenarios (``DEV_SEED`` with the development phrasebook, ``DEV2_SEED``
-with the second, ``DEV3_SEED`` with the third, ``DEV4_SEED`` with the fourth and ``DEV5_SEED`` with the
-fifth, each an independently worded development phrasebook). The held-out scenario
+with the second, ``DEV3_SEED`` with the third, ``DEV4_SEED`` with the fourth, ``DEV5_SEED`` with the
+fifth and ``DEV6_SEED`` with the sixth, each an independently worded development phrasebook). The held-out scenario
 (``HELDOUT_SEED`` with the held-out phrasebook, whose wording and content differ) is run for
 reporting only; changing any seed, or tuning on held-out numbers, voids the comparison.
 ``DEV2_SEED`` came later, with the ``dev2`` phrasebook; it was fixed before any ``dev2`` scenario
 was generated. ``DEV3_SEED`` came later still, with the ``dev3`` phrasebook, and was likewise fixed
 before any ``dev3`` scenario was generated; so was ``DEV4_SEED``, with the ``dev4`` phrasebook, before
-any ``dev4`` scenario was generated, and ``DEV5_SEED``, with the ``dev5`` phrasebook, before any ``dev5``
-scenario was generated.
+any ``dev4`` scenario was generated, ``DEV5_SEED``, with the ``dev5`` phrasebook, before any ``dev5``
+scenario was generated, and ``DEV6_SEED``, with the ``dev6`` phrasebook, before any ``dev6`` scenario was
+generated.
 """
 
 from __future__ import annotations
@@ -25,3 +26,5 @@ DEV3_SEED: Final[int] = 82_417
 DEV4_SEED: Final[int] = 83_961
 #: The fifth development seed (``dev5`` phrasebook), a new value chosen when that book was written.
 DEV5_SEED: Final[int] = 84_637
+#: The sixth development seed (``dev6`` phrasebook), a new value chosen when that book was written.
+DEV6_SEED: Final[int] = 85_829
