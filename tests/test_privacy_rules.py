@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import base64
 import re
+import time
 
 import pytest
 
 from reverie.errors import ConfigError, RuleTranslationError
-from reverie.privacy import Masker
+from reverie.privacy import Masker, prose
 from reverie.privacy.goregex import go_to_python
 from reverie.privacy.ruleset import build_ruleset, load_ruleset, shannon_entropy
 from reverie.settings import PrivacySettings, Settings
@@ -1095,6 +1096,7 @@ def test_identifier_near_misses_of_the_tenth_extension_stay(masker: Masker, text
     ("net user svc_backup DKUBcukoTNyc8PASl7e0eR-hRTd /add /domain", "DKUBcukoTNyc8PASl7e0eR-hRTd"),
     ("Password for 'https://dev@git.example.org': Copper^falcon5", "Copper^falcon5"),
     ("$ cat /etc/openvpn/auth.txt\nasato\nSpring=falcon30", "Spring=falcon30"),
+    ("The store review demo account is reviewer@demo.example.com / Tr4ck-Pony-88.", "Tr4ck-Pony-88"),  # email / pw
 ])
 def test_passwords_of_the_tenth_extension_are_masked(masker: Masker, text: str, value: str) -> None:
     out = masker.mask(text)
@@ -1110,6 +1112,19 @@ def test_passwords_of_the_tenth_extension_are_masked(masker: Masker, text: str, 
 ])
 def test_password_near_misses_of_the_tenth_extension_stay(masker: Masker, text: str) -> None:
     assert masker.mask(text).text == text
+
+
+@pytest.mark.parametrize("text", ["alice@x.com / ops2@corp.io", "alice@x.com / release-2024", "a@b.co / see wiki"])
+def test_an_address_then_a_slash_and_no_generated_value_is_no_password(masker: Masker, text: str) -> None:
+    assert "SECRET" not in masker.mask(text).text
+
+
+@pytest.mark.parametrize("text", ["a" * 32_000 + " @", "a." * 16_000 + "@", "a@" + "b." * 16_000 + " / x"])
+def test_an_address_pair_is_found_in_linear_time(text: str) -> None:
+    start = time.perf_counter()
+    for _ in prose.EMAIL_PAIR.finditer(text):
+        pass
+    assert time.perf_counter() - start < 1.0  # each took 3 s before the pattern started only at a run's start
 
 
 @pytest.mark.parametrize(("text", "masked"), [

@@ -20,7 +20,8 @@ first ("takes X as the password"). After a word that names a PIN or a code keyed
 PIN", "passcode", "door code", 暗証番号) and a link, a run of four to twelve digits is the secret. In a
 conversation that asks for a password, a strongly generated value (both cases, digits and a symbol)
 within 200 characters after the word is one. Persian puts the copula after the value ("رمز عبور
-سرور X است"); login details may come as "user / password" ("Přihlašovací údaje: jan / X"); a
+سرور X است"); login details may come as "user / password" ("Přihlašovací údaje: jan / X", or an e-mail address
+then a slash and a generated value: "reviewer@demo.app / X"); a
 one-time passcode of six to eight digits needs no link ("one-time passcode 479020").
 """
 
@@ -150,6 +151,10 @@ CREDENTIALS_PAIR = re.compile(
     r"|credenziali|credenciais|dane[ \t]+logowania|inloggegevens)[ \t]*:[ \t]*[^\s/]{1,64}[ \t]*/[ \t]*(?P<v>\S{6,128})"
 )
 
+# A login given as "email / password" ("the demo account is reviewer@demo.app / Tr4ck-Pony-88"): the
+# address names the account, the slash its password; only a generated value, never a second address.
+EMAIL_PAIR = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++[ \t]*+/[ \t]*+"
+                        r"(?P<v>(?![^\s@]+@[\w-]+\.)\S{6,128}?)(?=[.,;:!?)]*(?:\s|$))")
 
 # A path to a file ("pages/login.tsx"): what a "credentials: user / X" line may name instead of a password.
 FILE_PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+\.\w{1,5}")
@@ -350,4 +355,5 @@ def prose_secret_detectors() -> tuple[Detector, ...]:
             PatternDetector("SECRET", "password", CREDENTIALS_PAIR, ("credentials", "details", "daje", "zugangsdaten",
                                                                     "identifiants", "credencia", "credenziali",
                                                                     "logowania", "inloggegevens"), generated_value),
+            PatternDetector("SECRET", "password", EMAIL_PAIR, ("@",), generated_value),
             AskedPassword())
