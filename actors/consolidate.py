@@ -38,6 +38,7 @@ from reverie.clock import Clock
 from reverie.context_keys import turn_keys
 from reverie.errors import BatchConflictError
 from reverie.extract import Extractor, extract
+from reverie.note_context import embedding_text
 from reverie.ports import ConsolidationResult
 from reverie.records import Batch, Candidate, Event, Session
 from reverie.settings import Settings
@@ -121,7 +122,8 @@ class Consolidation:
         candidates = [c for c in candidates if set(c.session_ids) <= consumed]
         timer.lap("extract")
         statements = [c.statement for c in candidates]
-        vectors = self._model.embed(statements + [slot_text(s) for s in statements]) if candidates else np.zeros((0, 0))
+        texts = [embedding_text(c.statement, c.scope, c.type) for c in candidates]
+        vectors = self._model.embed(texts + [slot_text(s) for s in statements]) if candidates else np.zeros((0, 0))
         n = len(candidates)
         members = [Member(c, v, slot) for c, v, slot in zip(candidates, vectors[:n], vectors[n:], strict=True)]
         timer.lap("embed")

@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from reverie.errors import ConfigError, ConflictError
+from reverie.note_context import embedding_text
 from reverie.privacy import Masker
 from reverie.records import Event, Note
 from reverie.settings import PrivacySettings
@@ -170,7 +171,8 @@ def rescan_notes(store: Store, embedder: TextEmbedder, masker: Masker, principal
     current = [note_from_row(r) for r in rows(store.notes.live_rows())]
     changed = [(note, masked_note(note, masker)) for note in current]
     changed = [(old, new) for old, new in changed if new != old]
-    vectors = embedder.embed([new.statement for _, new in changed]) if changed else np.zeros((0, 0))
+    texts = [embedding_text(new.statement, new.scope, new.type) for _, new in changed]
+    vectors = embedder.embed(texts) if changed else np.zeros((0, 0))
     writes = [
         NoteWrite(new, "edit", f"privacy rescan (rules {masker.rules_version})", vector, base_version=old.version)
         for (old, new), vector in zip(changed, vectors, strict=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from reverie.api import NoteCreate, namespace_path
 from reverie.errors import ForbiddenError, ValidationError
+from reverie.note_context import embedding_text
 from reverie.quarantine import is_instruction
 from reverie.records import Note
 from reverie.rescan import masked_json
@@ -37,7 +38,7 @@ def write_note(deps: Services, principal: Principal, body: NoteCreate) -> Note:
         "status": "quarantined" if is_instruction(statement) else "active",
     }
     existing = _keyed(deps, scope, namespace, body.key)
-    vector = deps.embedder.embed([statement])[0]
+    vector = deps.embedder.embed([embedding_text(statement, scope, body.type)])[0]
     if existing is not None:
         _check_change(principal, existing)
         keys = list(dict.fromkeys([*existing.keys, *([body.key] if body.key else [])]))

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from actors.consolidate import Consolidation
@@ -177,3 +178,20 @@ def test_a_restarted_memory_aborts_its_unfinished_run(fleet: Fleet) -> None:
     AgentMemory("a1", fleet.settings, fleet.clock, fleet.gateway, fleet.model)
     assert fleet.store.batches.get(begun.batch_id).status == "failed"
     assert fleet.memory("a1").consolidate().stats["sessions"] == 1
+
+
+def test_a_printed_module_reading_is_stored_with_its_module_in_its_vector(fleet: Fleet, minilm: Embedder) -> None:
+    """A tool's output kept as a module's verified fact is embedded as ``<module>: <output>``
+    (``reverie.note_context``): the questions about it name the module, the output does not."""
+    output = "$ west list zephyr\nzephyr  zephyr  v3.7.0  https://github.com/zephyrproject-rtos/zephyr"
+    request = CaptureRequest(agent_id="a1", session_id="s1", project="atlas", module="vac-drive", events=[
+        EventIn(event_id="s1-0", ts=fleet.clock.now(), role="user", text="Which zephyr is vac-drive on?"),
+        EventIn(event_id="s1-1", ts=fleet.clock.now() + timedelta(seconds=1), role="tool", kind="tool_result",
+                text=output, verified=True)])
+    fleet.memory("a1").capture(request)
+    fleet.memory("a1").consolidate()
+    [reading] = [n for n in fleet.store.notes.list(NoteFilter(), limit=100).notes if n.statement == output]
+    assert (reading.type, reading.scope) == ("verified_fact", "module:atlas/vac-drive")
+    stored = np.asarray(fleet.store.notes.get_many([reading.note_id], with_vector=True)[reading.note_id].vector)
+    framed, plain = minilm.embed([f"vac-drive: {output}", output])
+    assert float(stored @ framed) > 0.999 > float(stored @ plain)

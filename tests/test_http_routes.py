@@ -361,3 +361,20 @@ def test_export_is_a_zip_of_parquet_with_a_manifest(app: Served, world: World) -
     assert manifest["project"] == "orion" and manifest["embedder"]["name"].startswith("hash-")
     assert sorted(notes["note_id"].to_pylist()) == ["n-orion-project", "n-scout-personal"]
     assert notes.schema.field("vector").type.list_size == app.settings.embedding.hash_dim
+
+
+def test_an_authored_or_edited_printed_module_reading_is_embedded_with_its_module(app: Served, store: Store) -> None:
+    """``reverie.note_context``: the service's own writers embed a module's printed reading as
+    ``<module>: <output>``, as consolidation does."""
+    emb = HashEmbedder(app.settings.embedding)
+    first, second = "$ node --version\nv20.11.1", "$ node --version\nv22.2.0"
+    with app.client("admin") as admin:
+        made = admin.post("/v1/notes", json={"project": "atlas", "module": "api", "scope": "module:atlas/api",
+                                             "type": "verified_fact", "statement": first})
+        assert made.status_code in (200, 201), made.text
+        note_id = made.json()["note_id"]
+        assert store.notes.get_many([note_id], with_vector=True)[note_id].vector == pytest.approx(
+            emb.embed([f"api: {first}"])[0].tolist(), abs=1e-6)
+        assert admin.patch(f"/v1/notes/{note_id}", json={"statement": second}).status_code == 200
+    assert store.notes.get_many([note_id], with_vector=True)[note_id].vector == pytest.approx(
+        emb.embed([f"api: {second}"])[0].tolist(), abs=1e-6)

@@ -28,6 +28,7 @@ import numpy as np
 
 from reverie.api import PurgeRequest, PurgeResult
 from reverie.errors import ValidationError
+from reverie.note_context import embedding_text
 from reverie.records import Event, Note
 from reverie.store import NoteWrite, Store
 from reverie.store.vectors import TextEmbedder
@@ -86,7 +87,7 @@ def rebuild(store: Store, embedder: TextEmbedder, note_ids: Sequence[str], princ
     if not changed:
         return None
     live = [p.note for p in changed if not p.gone]
-    vectors: list[np.ndarray] = list(embedder.embed([n.statement for n in live])) if live else []
+    vectors: list[np.ndarray] = list(embedder.embed([embedding_text(n.statement, n.scope, n.type) for n in live])) if live else []
     rebuilt = "rebuilt from remaining evidence after a purge"
     writes = [NoteWrite(n, "purge", rebuilt, v) for n, v in zip(live, vectors, strict=True)]
     writes += [NoteWrite(p.note, "purge", "no remaining evidence after a purge", tombstone=True) for p in changed if p.gone]

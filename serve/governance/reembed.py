@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from reverie.embed import Embedder, EmbedderSpec
 from reverie.errors import ConflictError
+from reverie.note_context import embedding_text
 from reverie.records import Note
 from reverie.schemas import (
     EMBEDDER_DIM_KEY,
@@ -66,7 +67,7 @@ def reembed_store(settings: StoreSettings, embedder: Embedder) -> Reembedded:
     versions = _rewrite(store, "note_versions", note_versions_schema(embedder.dim), embedder, _snapshot_texts)
     store.tables.db.create_table("event_vectors", schema=event_vectors_schema(embedder.dim), mode="overwrite")
     store.tables.db.create_table("turn_keys", schema=turn_keys_schema(embedder.dim), mode="overwrite")
-    notes = _rewrite(store, "notes", notes_schema(embedder.name, embedder.dim), embedder, lambda t: t["statement"].to_pylist())
+    notes = _rewrite(store, "notes", notes_schema(embedder.name, embedder.dim), embedder, _note_texts)
     fresh = Store.open(settings, EmbedderSpec(embedder.name, embedder.dim))
     turns = fresh.vectors.backfill(embedder)
     keys = fresh.keys.backfill(embedder, fresh.now())
@@ -74,7 +75,13 @@ def reembed_store(settings: StoreSettings, embedder: Embedder) -> Reembedded:
 
 
 def _snapshot_texts(table: pa.Table) -> list[str]:
-    return [Note.model_validate_json(s).statement for s in table["snapshot"].to_pylist()]
+    notes = [Note.model_validate_json(s) for s in table["snapshot"].to_pylist()]
+    return [embedding_text(n.statement, n.scope, n.type) for n in notes]
+
+
+def _note_texts(table: pa.Table) -> list[str]:
+    columns = (table[c].to_pylist() for c in ("statement", "scope", "type"))
+    return [embedding_text(*row) for row in zip(*columns, strict=True)]
 
 
 def _rewrite(store: Store, name: str, schema: pa.Schema, embedder: Embedder, texts_of) -> int:  # noqa: ANN001

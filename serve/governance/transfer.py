@@ -31,6 +31,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from reverie.api import ImportResult
 from reverie.errors import NotFoundError, ValidationError
+from reverie.note_context import embedding_text
 from reverie.records import Note
 from reverie.store import LedgerFilter, NoteFilter, NoteWrite, Store
 from reverie.store.rows import note_from_row, rows
@@ -169,7 +170,7 @@ def _vectors(store: Store, embedder: TextEmbedder, archive: Archive, notes: Sequ
         return vectors, False
     if not notes:
         return [], True
-    return list(embedder.embed([n.statement for n in notes])), True
+    return list(embedder.embed([embedding_text(n.statement, n.scope, n.type) for n in notes])), True
 
 
 def _stage_graph(store: Store, name: str, table: pa.Table, project: str, batch_id: str) -> int:

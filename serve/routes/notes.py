@@ -18,6 +18,7 @@ from reverie.api import (
     NoteView,
 )
 from reverie.errors import ForbiddenError, NotFoundError, ValidationError
+from reverie.note_context import embedding_text
 from reverie.records import Note, NoteStatus, NoteType
 from reverie.store import Filed, NoteFilter
 from serve.auth.access import Principal, may_change_note, note_access, require, sees_event, sees_note, visible_note
@@ -91,8 +92,9 @@ def edit_note(note_id: IdPath, patch: NotePatch, principal: Caller, deps: Deps) 
         if name in changes:
             changes[name] = deps.masker.mask(changes[name]).text
     vector = None
-    if "statement" in changes and changes["statement"] != note.statement:
-        vector = deps.embedder.embed([changes["statement"]])[0]
+    text = embedding_text(changes.get("statement", note.statement), note.scope, changes.get("type", note.type))
+    if text != embedding_text(note.statement, note.scope, note.type):
+        vector = deps.embedder.embed([text])[0]
     deps.store.edit_note(note_id, changes, principal=principal.id, vector=vector, reason=patch.reason)
     deps.recaller.changed()
     return NoteView.of(deps.store.notes.get(note_id))
