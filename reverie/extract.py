@@ -86,7 +86,8 @@ def home_scope(event: Event, note_type: str, statement: str, *, quarantined: boo
     """Where a candidate lives: module knowledge (constraints, procedures, verified facts observed in
     a session of a module) in ``module:<p>/<m>``, so the module's agents share one note; preferences,
     lessons, quarantined text, anything that held personal data and anything said in the first person
-    ("I", "my", "me": someone's own preference, whatever cue typed it) in the agent's personal scope.
+    ("I", "my", "me": someone's own preference, whatever cue typed it; never a tool's output) in the agent's
+    personal scope.
     A correction not tagged as module knowledge starts personal too: it joins the module only when the
     note it supersedes is a module note (``actors.resolve``), so correcting a preference never shares it."""
     shared = module_scope(event)
@@ -94,9 +95,15 @@ def home_scope(event: Event, note_type: str, statement: str, *, quarantined: boo
     explicit = {f"{t}" for t in event.tags} & {"constraint", "procedure", "verified"} or event.verified
     if correction and not explicit:
         return personal_scope(event.agent_id)
-    if shared is None or quarantined or held_personal or note_type not in MODULE_TYPES or _FIRST_PERSON.search(statement):
+    if shared is None or quarantined or held_personal or note_type not in MODULE_TYPES or _first_person(event, statement):
         return personal_scope(event.agent_id)
     return shared
+
+
+def _first_person(event: Event, statement: str) -> bool:
+    """Said by someone about themselves; a tool's output has no speaker (``grep -i``, kotlinc's ``i:``)."""
+    printed = event.role == "tool" or is_tool_output(statement)
+    return not printed and _FIRST_PERSON.search(statement) is not None
 
 
 def allowed_scope(event: Event, wanted: str | None) -> str:

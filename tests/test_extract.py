@@ -96,3 +96,19 @@ def test_statements_are_cleaned_of_lead_ins() -> None:
 ])
 def test_specificity(statement: str, level: str) -> None:
     assert specificity_of(statement) == level
+
+
+@pytest.mark.parametrize("output", [
+    "$ aapt2 dump badging app/build/outputs/apk/release/app-release.apk | grep -i sdkVersion\nsdkVersion:'26'",
+    "> Task :app:compileReleaseKotlin\ni: kotlinc-jvm 2.0.21 (JRE 17.0.11+9)",
+])
+def test_a_tools_output_is_module_knowledge_though_it_prints_an_i(output: str) -> None:
+    """"-i" and kotlinc's "i:" are no one speaking in the first person (dev6: such readings stayed personal)."""
+    event = Event(event_id="e1", agent_id="a1", session_id="s1", project="atlas", module="billing", ts=AT, role="tool",
+                  kind="tool_result", text=output, ingested_at=AT, verified=True, tags=["verified"])
+    [item] = assess_session([event])
+    [found] = RuleExtractor(0.0).extract([Scored(event, item)])
+    assert (found.type, found.scope) == ("verified_fact", "module:atlas/billing")
+    said = _event("I checked: billing runs on Python 3.12.").model_copy(update={"tags": ["verified"], "verified": True})
+    [mine] = RuleExtractor(0.0).extract([Scored(said, assess_session([said])[0])])
+    assert mine.scope == "personal:a1"  # a person's own words stay theirs
