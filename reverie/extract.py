@@ -254,9 +254,10 @@ def _verified(event: Event, salience: Salience) -> bool:
 
 def _rule_type(event: Event, salience: Salience) -> NoteType | None:
     cues = salience.cues
+    wish = bool({"preference", "tag:preference"}.intersection(cues))  # worded or tagged as one's own preference
     for tag in ("correction", "constraint", "preference", "procedure", "lesson", "risk"):
         if f"tag:{tag}" in cues:
-            return _TYPE_BY_TAG[tag] if tag != "correction" or "preference" not in cues else "preference"
+            return _TYPE_BY_TAG[tag] if tag != "correction" or not wish else "preference"
     if _verified(event, salience) or "tag:verified" in cues:
         return "verified_fact"
     if "correction" in cues or "feedback" in cues:

@@ -10,7 +10,8 @@ overturned claim, so they are withheld with it.
 A turn restates an overturned claim when it names one of the claim's *stale phrases* — what a
 correction says it replaces ("a table", "two reviewers"), or a value the loser states and the winner
 does not (the same kind of value: "90" against "20", "jobs-high" against "batch-low"; a field of a tool's
-output that a later output prints otherwise: "X-Small" of ``size: X-Small``) — in its own
+output that a later output prints otherwise: "X-Small" of ``size: X-Small``; an address, a part or a
+named thing's version a later reading prints otherwise, in whatever shape) — in its own
 main clause (not as what it rejects), and its meaning is near the claim (checked by the caller, on
 embeddings). Everything here is a pure function of the text.
 """
@@ -20,7 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from reverie.statements import asserts, read, replaced, stated_values, without_replacements
+from reverie import versions
+from reverie.conflicts import addresses
+from reverie.statements import asserts, part_names, read, replaced, stated_values, without_replacements
 from reverie.tool_output import GENERIC_KEYS, is_identity, same_key
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
@@ -72,7 +75,31 @@ def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
             found += sorted(gone) if len(gone) == 1 and new - old else []
             break
     found += changed_fields(read(loser).fields, read(winner).fields)
+    found += changed_readings(loser, winner)
     return _not_claimed(found, winner, share)
+
+
+def changed_readings(loser: str, winner: str) -> list[str]:
+    """The one address, part or named thing's version the loser states where the winner states
+    another of the same kind, as the loser prints it ("s3://crashdump-symbols" against
+    "https://symstore.build.internal/sym", "nRF52840" against "STM32U585", "5.5.0" of ``Engine Version:
+    5.5.0-31166578`` against an ``engine`` column's 5.3.2): what a turn restating the old reading names.
+    With two of a kind changed, which one was replaced is unknown, so neither is taken."""
+    found: list[str] = []
+    for kind in (addresses, part_names):
+        old, new = kind(loser), kind(winner)
+        gone = old - new
+        found += sorted(gone) if len(gone) == 1 and new - old else []
+    old_versions, new_versions = _versions(loser), _versions(winner)
+    for unit in old_versions.keys() & new_versions.keys():
+        replaced_versions = old_versions[unit] - new_versions[unit]
+        if len(replaced_versions) == 1 and new_versions[unit] - old_versions[unit]:
+            found += versions.printed_as(loser.lower(), next(iter(replaced_versions)))
+    return found
+
+
+def _versions(text: str) -> dict[str, frozenset[float]]:
+    return {unit: values for unit, values in read(text).values.items() if unit.endswith(versions.SUFFIX)}
 
 
 def changed_fields(old: dict[str, str], new: dict[str, str]) -> list[str]:

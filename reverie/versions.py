@@ -55,6 +55,12 @@ def named_versions(text: str) -> dict[str, set[float]]:
     return found
 
 
+def printed_as(text: str, value: float) -> list[str]:
+    """How ``text`` prints the version ``value`` (``"5.5.0"`` for 5.005 in ``Engine Version: 5.5.0-3116+UE5``)."""
+    return list(dict.fromkeys(m.group("number") for m in _VERSION.finditer(text)
+                              if statements.version_value(m.group("number")) == value))
+
+
 def field_versions(stated: Mapping[str, str]) -> dict[str, set[float]]:
     """A tool's field whose value is a version: ``engine version`` / ``fw`` printing ``5.5.0`` is the
     engine's / the firmware's version; a bare ``version`` or ``revision`` is the record's ``name``'s."""

@@ -112,3 +112,15 @@ def test_a_tools_output_is_module_knowledge_though_it_prints_an_i(output: str) -
     said = _event("I checked: billing runs on Python 3.12.").model_copy(update={"tags": ["verified"], "verified": True})
     [mine] = RuleExtractor(0.0).extract([Scored(said, assess_session([said])[0])])
     assert mine.scope == "personal:a1"  # a person's own words stay theirs
+
+
+def test_a_correction_tagged_as_a_preference_is_a_preference() -> None:
+    """dev6: a correction its author tagged ``preference`` as well became a constraint when it had no
+    preference wording of its own, so it never met the preference it replaces."""
+    said = _event("design review moved to the preview snapshots as of this sprint, so that's what I need from you",
+                  module=None).model_copy(update={"tags": ["correction", "preference"], "role": "user"})
+    [found] = RuleExtractor(0.0).extract([Scored(said, assess_session([said])[0])])
+    assert found.type == "preference"
+    said = said.model_copy(update={"tags": ["correction"]})
+    [found] = RuleExtractor(0.0).extract([Scored(said, assess_session([said])[0])])
+    assert found.type == "constraint"  # untagged as a preference, and no preference wording: a rule

@@ -37,6 +37,15 @@ from test_consolidation_memory import Fleet
      "$ dbctl describe db\ninstance_class: db.m7g.large\nstorage: gp3", []),  # two fields: which one is unknown
     ("$ dbctl describe db\ninstance_class: db.t3.small\nstatus: stopped",  # a generic field is no rival value
      "$ dbctl describe db\ninstance_class: db.m7g.large\nstatus: available", ["db.t3.small"]),
+    # a reading replaced by another of its kind, in another shape: an address, a part, a named thing's version
+    ("[cook-nightly #1482] Uploading 1,284 symbol files to s3://crash-syms ... done",
+     "$ grep StorePath DefaultEngine.ini\nStorePath=https://symstore.build.internal/sym", ["s3://crash-syms"]),
+    ('$ curl -s http://10.0.4.17/api/v1/device\n{"model": "pairing", "soc": "nRF52840"}',
+     "$ openocd -f boards/pairing.cfg\nInfo : [STM32U585.cpu] examination succeeded", ["nrf52840"]),
+    ("$ grep -m1 'Engine Version' Saved/Logs/sched.log\nLogInit: Engine Version: 5.5.0-31166578+++UE5+Release",
+     "$ buildctl info sched\nproject  engine  platform  status\nsched  5.3.2  Win64  green", ["5.5.0"]),
+    ("$ grep host ota.conf\nhost = fw-eu.example.net\nmirror = fw-us.example.net",  # two old hosts: which one?
+     "$ grep host ota.conf\nhost = updates.example.dev", []),
 ])
 def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
     assert stale_phrases(loser, winner, 0.6) == phrases
