@@ -13,10 +13,12 @@ carries its module's name::
 
 Only printed readings get it: a rule or lesson said in words already names what it is about, and the
 patterns mining looks for across modules must not be pulled apart by their modules' names. The
-statement stays what was read; only the vector sees the context. Every writer of a note's vector
-(consolidation, edits, authored notes, imports, purges, privacy rescans, re-embedding) embeds this
-text; a note moved to its module by ``reverie store migrate`` keeps its vector until ``reverie store
-reembed`` (retrieval still finds it by its statement).
+statement stays what was read; only the vector sees the context. The writers that embed a note's
+statement (consolidation, edits, authored notes, imports, purges, privacy rescans, ``reverie reembed``)
+embed this text. A vector taken over from another view keeps the text it was made from until
+``reverie reembed``: a note moved to its module by ``reverie store migrate``, a claim resolution retypes
+as an open question or moves into a module, a pattern whose vector is a member's (retrieval still finds
+each by its statement).
 """
 
 from __future__ import annotations

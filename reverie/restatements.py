@@ -94,7 +94,8 @@ def changed_readings(loser: str, winner: str) -> list[str]:
     for unit in old_versions.keys() & new_versions.keys():
         replaced_versions = old_versions[unit] - new_versions[unit]
         if len(replaced_versions) == 1 and new_versions[unit] - old_versions[unit]:
-            found += versions.printed_as(loser.lower(), next(iter(replaced_versions)))
+            printed = versions.printed_as(loser.lower(), next(iter(replaced_versions)))
+            found += printed if len(printed) == 1 else []  # "engine 5.5.0 / sdk 5.5.2": which is the engine's?
     return found
 
 

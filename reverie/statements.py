@@ -524,9 +524,11 @@ def slot_text(text: str) -> str:
 
 
 # --- values two statements agree on --------------------------------------------------------------
-#: A number a statement names; a date or a clock time is one value (``2024-07-11``, ``09:14:02``), never
-#: its pieces: two log lines stamped 09:14:02 and 14:37:41 share no "14".
-_VALUE_NUMBER = re.compile(r"(?<![\w.])(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?|\d{2,}(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w])")
+#: A number a statement names (read lower-cased); a date, a clock time or an ISO timestamp is one value
+#: (``2024-07-11``, ``09:14:02``, ``2024-07-11t09:14:02z``), never its pieces: two log lines stamped
+#: 09:14:02 and 14:37:41 share no "14".
+_VALUE_NUMBER = re.compile(r"(?<![\w.])(?:\d{4}-\d\d-\d\dt\d\d:\d\d(?::\d\d)?(?:\.\d+)?z?|\d{4}-\d\d-\d\d"
+                           r"|\d{1,2}:\d\d(?::\d\d)?|\d{2,}(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w])")
 _VALUE_NAME = re.compile(r"(?<![\w-])[a-z][a-z]*(?:[-_][a-z]+)+(?![\w-])")
 
 

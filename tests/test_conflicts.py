@@ -246,6 +246,7 @@ def test_a_long_dotted_or_hyphenated_run_is_read_in_linear_time() -> None:
     ("Deploys go out after 18:00.", "Ship at 18:00 sharp.", True),
     ("[09:14:02]: Resolved DEVELOPER_DIR: /Applications/Xcode_15.4.app", "Build time: 2024-07-11 14:37:41 UTC", False),
     ("Backups ran on 2024-07-11.", "The backup of 2024-07-11 is the last good one.", True),
+    ("Deployed at 2024-07-11T09:14:02Z.", "Alerted at 2024-07-12T14:37:41Z.", False),  # ISO stamps, whole
 ])
 def test_a_date_or_a_clock_time_is_one_value(a: str, b: str, same: bool) -> None:
     """dev6: two tools' log lines shared the "14" of their timestamps and merged as one fact."""

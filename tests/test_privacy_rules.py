@@ -1114,7 +1114,8 @@ def test_password_near_misses_of_the_tenth_extension_stay(masker: Masker, text: 
     assert masker.mask(text).text == text
 
 
-@pytest.mark.parametrize("text", ["alice@x.com / ops2@corp.io", "alice@x.com / release-2024", "a@b.co / see wiki"])
+@pytest.mark.parametrize("text", ["alice@x.com / ops2@corp.io", "alice@x.com / release-2024", "a@b.co / see wiki",
+                                  "clone git@github.com/Acme/Proj2024-v2 first"])
 def test_an_address_then_a_slash_and_no_generated_value_is_no_password(masker: Masker, text: str) -> None:
     assert "SECRET" not in masker.mask(text).text
 

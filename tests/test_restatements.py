@@ -46,6 +46,7 @@ from test_consolidation_memory import Fleet
      "$ buildctl info sched\nproject  engine  platform  status\nsched  5.3.2  Win64  green", ["5.5.0"]),
     ("$ grep host ota.conf\nhost = fw-eu.example.net\nmirror = fw-us.example.net",  # two old hosts: which one?
      "$ grep host ota.conf\nhost = updates.example.dev", []),
+    ("$ tool --versions\nengine 5.5.0 / sdk 5.5.2", "$ tool --versions\nengine 5.3.2", []),  # 5.5 printed twice: whose?
 ])
 def test_what_a_winner_overturns_in_a_loser(loser: str, winner: str, phrases: list[str]) -> None:
     assert stale_phrases(loser, winner, 0.6) == phrases

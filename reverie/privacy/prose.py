@@ -152,9 +152,10 @@ CREDENTIALS_PAIR = re.compile(
 )
 
 # A login given as "email / password" ("the demo account is reviewer@demo.app / Tr4ck-Pony-88"): the
-# address names the account, the slash its password; only a generated value, never a second address.
+# address names the account, the slash its password; only a generated value, never a second address nor a
+# path (``git@github.com/org/repo2024`` names a repository).
 EMAIL_PAIR = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++[ \t]*+/[ \t]*+"
-                        r"(?P<v>(?![^\s@]+@[\w-]+\.)\S{6,128}?)(?=[.,;:!?)]*(?:\s|$))")
+                        r"(?P<v>(?![^\s@]+@[\w-]+\.)[^\s/]{6,128}?)(?=[.,;:!?)]*(?:\s|$))")
 
 # A path to a file ("pages/login.tsx"): what a "credentials: user / X" line may name instead of a password.
 FILE_PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+\.\w{1,5}")
