@@ -40,6 +40,7 @@ import numpy as np
 from actors.plan import Draft, Member, NoteIndex, note_id_for
 from reverie.conflicts import conflict_between, different_things, other_address, other_value, same_address
 from reverie.corrections import worded_as_change
+from reverie.note_context import module_of
 from reverie.records import Candidate, Note
 from reverie.settings import ConsolidationSettings
 from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
@@ -145,7 +146,8 @@ def _one_place_or_part(statement: str, other: str, scope: str) -> bool:
 
 def _scope_names(scope: str) -> frozenset[str]:
     """The names a scope's notes share by being about it: a module's (``module:p/ota-fetcher``)."""
-    return frozenset({scope.rsplit("/", 1)[-1].lower()}) if scope.startswith("module:") else frozenset()
+    module = module_of(scope)
+    return frozenset({module.lower()}) if module else frozenset()
 
 
 def changes_wish(candidate: Candidate | Note) -> bool:
