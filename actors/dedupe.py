@@ -19,19 +19,25 @@ In both 2 and 3, two notes of one type that state the same value (:func:`reverie
 a number of two or more digits, else a hyphenated name; one value of one unit, "CUDA 11.8" and
 ``cuda:11.8.0``, or one version of a named thing, ``Zephyr 3.6.0`` and a boot banner's ``v3.6.0``;
 for verified readings, one address, ``StorePath=https://a/sym`` and a nightly job's "Uploading … to
-https://a/sym", or one part, ``[nRF5340.cpu]`` and ``"soc": "nRF5340"`` — the module a reading is
-about being no value of it; or one field of a tool's output with one value,
+https://a/sym", or one part, ``[nRF5340.cpu]`` and ``"soc": "nRF5340"``, or one tool printing the value
+another gives a field of its own name, ``minSdk = 24`` and aapt2's ``sdkVersion:'24'`` — the module a
+reading is about being no value of it; or one field of a tool's output with one value,
 :func:`reverie.tool_output.agreeing`) are duplicates from the lower
 ``value_duplicate_similarity``: a tool's outputs of one fact ("Port check db:5433 -> open", "psql
 connected on port 5433") are worded too differently for the embedding alone; so are one person's
 preferences that keep a phrase (two consecutive content words: "an email summary"), a preference and
 a constraint alike (extraction types one wish either way).
 
+A tagged correction is never merged with what was said before it unless that was a correction too,
+in the run or in the store: a correction that repeats the value it drops ("Wasn't it X now? it is. Y
+only for old code.") is near its target in meaning, and resolution, not dedupe, weighs the two.
+
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -42,6 +48,7 @@ from reverie.conflicts import conflict_between, different_things, other_address,
 from reverie.corrections import worded_as_change
 from reverie.note_context import module_of
 from reverie.records import Candidate, Note
+from reverie.restatements import claimed_values, prints
 from reverie.settings import ConsolidationSettings
 from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
@@ -98,7 +105,9 @@ def link_within_run(groups: list[list[Member]], threshold: float, overlap: float
     order = np.lexsort((cols, rows, -sims[rows, cols]))  # most similar first, ties by position
     for i, j in zip(rows[order].tolist(), cols[order].tolist(), strict=True):
         a, b = _root(parent, i), _root(parent, j)
-        if a != b and not any(apart(statements[x], statements[y], overlap) for x in members[a] for y in members[b]):
+        if a == b or _corrects_older([groups[x] for x in members[a]], [groups[y] for y in members[b]]):
+            continue
+        if not any(apart(statements[x], statements[y], overlap) for x in members[a] for y in members[b]):
             low, high = min(a, b), max(a, b)
             parent[high] = low
             members[low] = sorted(members[low] + members.pop(high))
@@ -133,15 +142,41 @@ def agree(kind: str, scope: str, statement: str, other_kind: str, other: str, *,
         readings = kind == "verified_fact"  # a tool's outputs all name their module; restated rules name it too
         ignored = _scope_names(scope) if readings else frozenset()
         if (same_value(statement, other, ignored) or agreeing(mine.fields, theirs.fields, same_program)
-                or _same_unit_value(mine, theirs) or (readings and _one_place_or_part(statement, other, scope))):
+                or _same_unit_value(mine, theirs) or (readings and _one_reading(mine, theirs, statement, other, scope))):
             return True
     wishes = kind == other_kind == "preference" or ({kind, other_kind} == WISHES and not changing)
     return wishes and scope.startswith("personal:") and same_phrase(statement, other)
 
 
+def _one_reading(mine: Reading, theirs: Reading, statement: str, other: str, scope: str) -> bool:
+    return _one_place_or_part(statement, other, scope) or printed_field_value(mine, theirs, statement, other)
+
+
 def _one_place_or_part(statement: str, other: str, scope: str) -> bool:
     """Two verified readings printing one address, or naming one part (``[nRF5340.cpu]`` / ``"soc": "nRF5340"``)."""
     return same_address(statement, other) or bool((part_names(statement) & part_names(other)) - _scope_names(scope))
+
+
+def printed_field_value(first: Reading, second: Reading, a: str, b: str) -> bool:
+    """One tool's output prints a value the other's gives a field: ``minSdk = 24`` and aapt2's
+    ``sdkVersion:'24'``, a Podfile's ``platform :ios, '15.0'`` and ``IPHONEOS_DEPLOYMENT_TARGET = 15.0``,
+    a CI file's ``queue: "linux-cook-64c"`` and a build log's "Running on linux-cook-64c-07" — two tools
+    printing one setting under their own names. Only a field's value counts (a value word: a digit, an
+    underscore or two hyphens), and where the other output has fields, only theirs: a line number or a
+    time stamp beside them is no value."""
+    return _field_value_in(first.fields, second.fields, b) or _field_value_in(second.fields, first.fields, a)
+
+
+def _field_value_in(fields: dict[str, str], other_fields: dict[str, str], other: str) -> bool:
+    printed = "\n".join(other_fields.values()) if other_fields else other
+    values = [value for field_value in fields.values() for value in claimed_values(field_value)]
+    return any(prints(printed, value) or _embedded(printed, value) for value in values)
+
+
+def _embedded(text: str, value: str) -> bool:
+    """``value`` set in a longer name after an underscore, a hyphen or a slash ("16.2" in
+    ``/Applications/Xcode_16.2.app``), never after a dot ("16.2" is no value of "10.16.2")."""
+    return re.search(rf"(?<=[_/-]){re.escape(value)}(?![\w]|[.-]\d)", text.lower()) is not None
 
 
 def _scope_names(scope: str) -> frozenset[str]:
@@ -179,7 +214,8 @@ def apart(a: str, b: str, overlap: float) -> bool:
             or other_address(a, b)):
         return True
     if (first.fields and second.fields and not shares_field(first.fields, second.fields, first.program == second.program)
-            and not _one_place_or_part(a, b, "") and not _same_unit_value(first, second)):
+            and not _one_place_or_part(a, b, "") and not _same_unit_value(first, second)
+            and not printed_field_value(first, second, a, b)):
         return True  # two tools' outputs of different fields state different facts (unless one value, place or part)
     return corrects(a, b, overlap) or corrects(b, a, overlap)
 
@@ -216,7 +252,10 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     blind = any(changes_wish(m.candidate) for m in group)
     found: list[Note] = []
     lead = group[0].candidate
+    corrected = _corrected_before(group)
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
+        if corrected is not None and "correction" not in note.tags and _first_seen(note) < corrected:
+            continue  # what a correction replaces is never where it is kept (resolution weighs the two)
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
         agreeing = (not blind and similarity >= settings.value_duplicate_similarity
                     and agree(lead.type, lead.scope, lead.statement, note.type, note.statement,
@@ -229,6 +268,29 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     if not found:
         return None
     return max(found, key=lambda n: (n.confidence, n.status == "active", n.note_id))
+
+
+def _corrected_before(group: Sequence[Member]) -> datetime | None:
+    """When the group's earliest tagged correction was said (None: the group holds none)."""
+    times = [_when(m)[0] for m in group if "correction" in m.candidate.tags]
+    return min(times) if times else None
+
+
+def _corrects_older(first: list[list[Member]], second: list[list[Member]]) -> bool:
+    """One side holds a tagged correction and the other none, all of it said before: what a correction
+    may replace (its old value restated beside the new one, "Wasn't it X now? it is. Y only for old
+    code.") is never merged with it; resolution decides whether it corrects it."""
+    a = [m for g in first for m in g]
+    b = [m for g in second for m in g]
+    for changing, other in ((a, b), (b, a)):
+        corrected = _corrected_before(changing)
+        if corrected is not None and _corrected_before(other) is None and max(_when(m)[0] for m in other) < corrected:
+            return True
+    return False
+
+
+def _first_seen(note: Note) -> datetime:
+    return note.valid_from or note.last_seen_at or note.created_at or EPOCH
 
 
 def _slot_similarity(member: Member, note: Note, index: NoteIndex) -> float:

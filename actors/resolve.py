@@ -58,6 +58,8 @@ from reverie.statements import (
     lemma,
     normalise,
     part_names,
+    phrase_polarities,
+    phrases,
     read,
     replaced,
     same_phrase,
@@ -260,12 +262,40 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
     target = scored[0][2]
     if not changes_wish(note) and not _shares_a_word(note.statement, target.statement):
         return []  # it names an old value no note states: only a wish about the same thing is its target
+    if _restates_with_contrast(note.statement, target.statement):
+        return []
     mates = [other for _, _, other in scored[1:] if _restates(other, target)]
     rest = [sim for sim, _, other in scored[1:] if other not in mates]
     if rest and scored[0][0] - rest[0] < settings.changed_wish_margin:
         return []
     why = Rivalry("correction", "the same person's nearest wish (or its restatement), which it changes", correction=True)
     return [(wish, why) for wish in (target, *mates)]
+
+
+def _one_wish(note: Note, rival: Note) -> bool:
+    """Two wishes of one person that end on one phrase (:func:`reverie.statements.same_phrase`, the
+    words either replaces left out): a negation elsewhere ("I don't have time for essays; a two-line
+    root cause is plenty") is no denial of what both ask for."""
+    if note.type not in WISHES or rival.type not in WISHES or not note.scope.startswith("personal:"):
+        return False
+    mine = without_replacements(note.statement) or note.statement
+    theirs = without_replacements(rival.statement) or rival.statement
+    if not same_phrase(mine, theirs):
+        return False
+    shared = phrases(mine) & phrases(theirs)
+    signs = phrase_polarities(mine, shared) | phrase_polarities(theirs, shared)
+    return len(signs) == 1  # "Don't paste logs in chat" / "Paste logs in chat": one phrase, denied
+
+
+def _restates_with_contrast(statement: str, wish: str) -> bool:
+    """``statement`` names an old value no note states and, beside it, says what ``wish`` already says
+    ("… a two-line root cause and the fix is plenty, not three paragraphs of background" against "can we
+    do a two-line root cause and the fix instead of …"): a restatement with a contrast clause changes
+    nothing (:func:`reverie.statements.same_phrase` on what is left once the replaced words are gone)."""
+    if not replaced(statement):
+        return False
+    rest = without_replacements(statement)
+    return bool(rest) and same_phrase(rest, wish)
 
 
 def _changes_a_wish(note: Note) -> bool:
@@ -414,7 +444,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         # an address first: "so it's definitely not https://a" is another address, not a mere negation
         conflict = (_other_address(note, rival) or conflict_between(mine, theirs) or _other_name(note, rival, explicit)
                     or _other_value(note, rival) or _claimed_field(note, rival))
-        if conflict is None:
+        if conflict is None or (conflict.kind == "polarity" and _one_wish(note, rival)):
             continue
         if (_same_slot(note, rival, sim, slot_sim, settings) or _disputes(note, rival, sim, conflict.kind, explicit, settings)
                 or _one_field(note, rival, sim, conflict.kind, settings)):

@@ -20,6 +20,7 @@ from datetime import datetime
 
 import numpy as np
 
+from actors.dedupe import WISHES
 from actors.plan import Change, Member, NoteIndex, note_id_for
 from actors.resolve import evidence_time, is_correction, live_claim
 from reverie.citations import Cited, cited_events, cites, is_cited
@@ -65,7 +66,8 @@ def overturned(changes: Sequence[Change], index: NoteIndex, settings: Consolidat
             winner = views.get(note.superseded_by) or index.get(note.superseded_by)
             if winner is None or not live_claim(winner) or not (winner.verified or _said_explicitly(winner, explicit)):
                 continue
-            phrases = stale_phrases(note.statement, winner.statement, settings.correction_overlap)
+            wish = note.type in WISHES and note.scope.startswith("personal:")
+            phrases = stale_phrases(note.statement, winner.statement, settings.correction_overlap, wish=wish)
             before = max(evidence_time(note), evidence_time(winner))
             found.append(Overturned(note, phrases, before, cited, loser=True))
         elif (change.new and live_claim(note) and is_correction(note) and note.note_id not in beaten

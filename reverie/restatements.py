@@ -11,7 +11,8 @@ A turn restates an overturned claim when it names one of the claim's *stale phra
 correction says it replaces ("a table", "two reviewers"), or a value the loser states and the winner
 does not (the same kind of value: "90" against "20", "jobs-high" against "batch-low"; a field of a tool's
 output that a later output prints otherwise: "X-Small" of ``size: X-Small``; an address, a part or a
-named thing's version a later reading prints otherwise, in whatever shape) — in its own
+named thing's version a later reading prints otherwise, in whatever shape; of a person's wish that
+none of these name, the words it ends on: "full build log attached") — in its own
 main clause (not as what it rejects), and its meaning is near the claim (checked by the caller, on
 embeddings). Everything here is a pure function of the text.
 """
@@ -23,7 +24,18 @@ from collections.abc import Iterable
 
 from reverie import versions
 from reverie.conflicts import addresses
-from reverie.statements import asserts, part_names, read, replaced, stated_values, without_replacements
+from reverie.statements import (
+    VERBS,
+    asserts,
+    content_words,
+    lemma,
+    part_names,
+    read,
+    replaced,
+    split_contrast,
+    stated_values,
+    without_replacements,
+)
 from reverie.tool_output import GENERIC_KEYS, is_identity, same_key
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*")
@@ -61,11 +73,12 @@ def prints(text: str, value: str) -> bool:
     return any(t == value or (t.startswith(value) and t[len(value)] in ".-_") for t in tokens(text))
 
 
-def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
+def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) -> list[str]:
     """What ``winner`` overturns in ``loser``: the phrases the winner says it replaces that the loser
     asserts, and the one value of a kind the loser states that the winner's own claim replaces by
     another ("90" against "20"; with two old values differing, which one was replaced is unknown,
-    so neither is taken). Nothing the winner's own claim still asserts is stale."""
+    so neither is taken). Of a person's ``wish`` that none of these name, the words its main clause
+    ends on (:func:`wish_value`). Nothing the winner's own claim still asserts is stale."""
     found = [p for p in replaced(winner) if len(tokens(p)) <= MAX_PHRASE_WORDS and asserts(loser, p, share)]
     old_numbers, old_names = stated_values(without_replacements(loser))
     new_numbers, new_names = stated_values(without_replacements(winner))
@@ -76,7 +89,34 @@ def stale_phrases(loser: str, winner: str, share: float) -> list[str]:
             break
     found += changed_fields(read(loser).fields, read(winner).fields)
     found += changed_readings(loser, winner)
-    return _not_claimed(found, winner, share)
+    found = _not_claimed(found, winner, share)
+    if wish and not found:
+        found = _not_claimed([value] if (value := wish_value(loser)) else [], winner, share)
+    return found
+
+
+def wish_value(statement: str) -> str | None:
+    """The words a wish's main clause ends on, up to ``MAX_PHRASE_WORDS`` tokens back from its last
+    content word and from a content word, in its last sentence that has two content words there (common
+    verbs and courtesy aside): "… reported to me as the full build log attached, not a wall of red" ->
+    "full build log attached". A wish says what it wants last, and a restatement repeats it word for word ("Failed
+    builds: the full build log attached. That's my rule."). None when no sentence has two."""
+    for sentence in reversed(_SENTENCES.split(statement.strip())):
+        main, _ = split_contrast(sentence)
+        content = {w for w in content_words(main) if w not in VERBS and w not in _COURTESY}
+        said = tokens(main)
+        while said and lemma(said[-1]) not in content:
+            said.pop()
+        tail = said[-MAX_PHRASE_WORDS:]
+        while tail and lemma(tail[0]) not in content:
+            tail.pop(0)  # from a content word: "the full build log", not "as the full build log"
+        if sum(1 for t in tail if lemma(t) in content) >= 2:
+            return " ".join(tail)
+    return None
+
+
+_COURTESY = frozenset({"please", "pls", "plz", "thanks", "thx", "time", "now", "today", "again", "way"})
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 
 def changed_readings(loser: str, winner: str) -> list[str]:

@@ -580,6 +580,11 @@ def _phrase_words(text: str) -> list[str]:
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
+def phrase_polarities(text: str, pairs: frozenset[tuple[str, str]]) -> frozenset[int]:
+    """The polarity of each sentence of ``text`` that says one of ``pairs`` (:func:`phrases`)."""
+    return frozenset(polarity(s) for s in _SENTENCE_END.split(text.strip()) if phrases(s) & pairs)
+
+
 def phrases(text: str) -> frozenset[tuple[str, str]]:
     """Pairs of consecutive content words of each sentence's main clause, common verbs aside."""
     found: set[tuple[str, str]] = set()

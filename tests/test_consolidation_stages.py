@@ -829,3 +829,62 @@ def test_two_shapes_of_one_named_version_without_a_shared_field_merge_at_the_val
     for version, groups in (("5.4.1", 1), ("5.5.0", 2)):
         members = [Member(_reading(build, "e1"), _vec(1.0)), Member(_reading(table.format(v=version), "e2", 5), near)]
         assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+# --- one setting printed by two tools; corrections kept apart from what they replace ----------------
+_MIN_SDK = "$ grep -n minSdk ledger/app/build.gradle.kts\n31:  minSdk = 26"
+
+
+@pytest.mark.parametrize(("second", "groups"), [
+    ("$ aapt2 dump badging ledger-release.apk | grep sdkVersion\nsdkVersion:'26'\ntargetSdkVersion:'34'", 1),
+    ("$ aapt2 dump badging ledger-release.apk | grep sdkVersion\nsdkVersion:'29'\ntargetSdkVersion:'34'", 2),
+    ("$ grep -n retries ledger/app/config.toml\n26:  retries = 3", 2),  # "26" is that file's line number only
+    ("Started by timer\nRunning on linux-build-32c-04 in /var/ci/ledger", 2),
+])
+def test_two_tools_printing_one_setting_with_one_value_are_one_reading(second: str, groups: int) -> None:
+    """Different tools name one setting differently (``minSdk`` / ``sdkVersion``): they share no field,
+    but one prints the value the other gives its field, so they are one reading (from the value bar);
+    another value, or a number that is only a line number, keeps them two."""
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    members = [Member(_reading(_MIN_SDK, "e1"), _vec(1.0)), Member(_reading(second, "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_a_ci_file_and_a_build_log_naming_one_agent_pool_are_one_reading() -> None:
+    """A log prints the pool's host (``linux-build-32c-04``), the CI file the pool (``queue: linux-build-32c``);
+    a build log stamping the tool's version into a path (``Xcode_15.4.app``) matches a field of 15.4."""
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    pool = [Member(_reading('$ grep -A1 agents .ci/ledger.yml\nagents:\nqueue: "linux-build-32c"', "e1"), _vec(1.0)),
+            Member(_reading("Started by timer\nRunning on linux-build-32c-04 in /var/ci/ledger", "e2", 5), near)]
+    assert len(deduplicate(pool, EMPTY, SETTINGS, "a1")) == 1
+    xcode = [Member(_reading("$ grep -A1 setup-xcode .github/workflows/ledger.yml\nxcode-version: '15.4'", "e1"), _vec(1.0)),
+             Member(_reading("[10:02:11]: Using DEVELOPER_DIR /Applications/Xcode_15.4.app/Contents/Developer", "e2", 5), near)]
+    assert len(deduplicate(xcode, EMPTY, SETTINGS, "a1")) == 1
+
+
+def test_a_tagged_correction_restating_the_old_value_is_never_merged_into_it() -> None:
+    """A correction that repeats the value it drops ("… the long changelog thing was dropped") is near its
+    target in meaning; it is never absorbed by it, in one run or from the store — resolution weighs them."""
+    old = _cand("Release notes as a long changelog, every entry in it.", "e1").model_copy(update={"tags": ["preference"]})
+    change = _cand("we moved to three bullet highlights for release notes, the a long changelog, every entry in it thing was",
+                   "e2", minutes=60 * 24 * 3).model_copy(update={"tags": ["correction", "preference"]})
+    near = _vec(SETTINGS.duplicate_similarity + 0.1)
+    assert len(deduplicate([Member(old, _vec(1.0)), Member(change, near)], EMPTY, SETTINGS, "a1")) == 2
+    stored = _wish("n-old", old.statement)
+    [draft] = deduplicate([Member(change, near)], NoteIndex([stored], np.stack([_vec(1.0)])), SETTINGS, "a1")
+    assert draft.target is None
+
+
+def test_a_restatement_with_a_contrast_clause_changes_no_wish_it_restates() -> None:
+    """A later wish with a contrast clause naming an old value no note states ("…, not three paragraphs
+    of background") that says what the nearest wish already says supersedes nothing."""
+    wish = _wish("n-wish", "Can we do a two-line root cause and the fix instead of a task timeline going forward?")
+    index = NoteIndex([wish], np.stack([_vec(1.0)]))
+    restated = _cand("No time for essays; a two-line root cause and the fix is plenty, not three paragraphs of background.",
+                     "e9").model_copy(update={"tags": ["correction", "preference"]})
+    notes = _run([Member(restated, _vec(0.5))], index)
+    assert "n-wish" not in notes or notes["n-wish"].status == "active"
+    changed = _cand("Give me a one-line summary from now on, not three paragraphs of background.", "e9",
+                    ).model_copy(update={"tags": ["correction", "preference"]})
+    notes = _run([Member(changed, _vec(0.5))], index)
+    assert notes["n-wish"].status == "superseded"

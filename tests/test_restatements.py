@@ -12,7 +12,7 @@ from reverie.citations import cited_events
 from reverie.embed import Embedder
 from reverie.errors import ValidationError
 from reverie.records import Event, Note
-from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases
+from reverie.restatements import corrected_phrases, mentions, restates, stale_phrases, wish_value
 from reverie.settings import ConsolidationSettings
 from reverie.store import NoteFilter, NoteWrite
 from reverie.store.where import mentions_any as where_mentions
@@ -63,6 +63,26 @@ def test_a_restatement_asserts_the_phrase_it_names() -> None:
     assert corrected_phrases("The export no longer uses exporter.py --batch 500; run it with the streaming exporter.", 0.6) == []
 
 
+@pytest.mark.parametrize(("wish", "value"), [
+    ("Broken deploys get reported to me as the full rollout log attached, not a wall of red in chat.",
+     "full rollout log attached"),
+    ("You keep giving me too much or too little. a timeline of which service failed first.",
+     "timeline of which service failed first"),
+    ("Merge requests as a single squashed commit, please.", "requests as a single squashed commit"),
+    ("Prefer tabs.", None),  # one content word: nothing to find a restatement by
+])
+def test_a_wish_is_found_again_by_the_words_it_ends_on(wish: str, value: str | None) -> None:
+    assert wish_value(wish) == value
+
+
+def test_a_wish_changed_without_naming_its_old_value_is_stale_by_what_it_asked_for() -> None:
+    loser = "Broken deploys get reported to me as the full rollout log attached, not a wall of red in chat."
+    winner = "Since the new pipeline I want a one-line summary naming the failing stage."
+    assert stale_phrases(loser, winner, 0.6) == []
+    assert stale_phrases(loser, winner, 0.6, wish=True) == ["full rollout log attached"]
+    assert stale_phrases(loser, "I want the full rollout log attached, and a summary.", 0.6, wish=True) == []  # still asked
+
+
 def _live(fleet: Fleet, agent: str) -> list[str]:
     return [n.statement for n in fleet.notes(agent, ["active", "candidate"])]
 
@@ -85,6 +105,24 @@ def test_a_corrected_preference_takes_its_untagged_restatements_with_it(tmp_path
     assert not any("table" in s and "bulleted" not in s for s in _live(fleet, "a1"))
     history = fleet.store.notes.history(restated.note_id).audit
     assert [a.action for a in history] == ["supersede"] and "s0-0" in history[0].reason
+
+
+def test_a_changed_wish_takes_the_turns_that_repeated_what_it_asked_for(tmp_path: Path, minilm: Embedder) -> None:
+    """The correction names no old value: the old wish's own last words find the untagged turn that
+    repeated it, which is withheld with it; a turn about something else is not."""
+    fleet = Fleet(tmp_path, minilm)
+    fleet.say("a1", "s0", "Failed deploys: the full rollout log attached. That's my rule.",
+              "The rollout log rotated overnight.")
+    fleet.say("a1", "s1", "Broken deploys get reported to me as the full rollout log attached, not a wall of red in chat.",
+              tags=["preference"])
+    fleet.memory("a1").consolidate()
+    [wish] = fleet.notes("a1", ["active"])
+    fleet.say("a1", "s2", "Since the new pipeline I want a one-line summary naming the failing stage.",
+              tags=["correction", "preference"])
+    fleet.memory("a1").consolidate()
+    old = fleet.store.notes.get(wish.note_id)
+    assert old.status == "superseded"
+    assert set(old.evidence) == {"s1-0", "s0-0"}
 
 
 def test_a_superseded_rule_cites_the_turns_that_restated_it(tmp_path: Path, minilm: Embedder) -> None:
