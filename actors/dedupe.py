@@ -28,9 +28,10 @@ connected on port 5433") are worded too differently for the embedding alone; so 
 preferences that keep a phrase (two consecutive content words: "an email summary"), a preference and
 a constraint alike (extraction types one wish either way).
 
-A tagged correction is never merged with what was said before it unless that was a correction too,
-in the run or in the store: a correction that repeats the value it drops ("Wasn't it X now? it is. Y
-only for old code.") is near its target in meaning, and resolution, not dedupe, weighs the two.
+A tagged correction that names nothing it replaces is never merged with what was said before it
+unless that was such a correction too, in the run or in the store: one that repeats the value it
+drops ("Wasn't it X now? it is. Y only for old code.") is near its target in meaning, and
+resolution, not dedupe, weighs the two.
 
 Quarantined candidates are only merged with exact copies of themselves, never with other notes.
 """
@@ -254,7 +255,7 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     lead = group[0].candidate
     corrected = _corrected_before(group)
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
-        if corrected is not None and "correction" not in note.tags and _first_seen(note) < corrected:
+        if corrected is not None and not _bare_correction(note.tags, note.statement) and _first_seen(note) < corrected:
             continue  # what a correction replaces is never where it is kept (resolution weighs the two)
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
         agreeing = (not blind and similarity >= settings.value_duplicate_similarity
@@ -271,15 +272,22 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
 
 
 def _corrected_before(group: Sequence[Member]) -> datetime | None:
-    """When the group's earliest tagged correction was said (None: the group holds none)."""
-    times = [_when(m)[0] for m in group if "correction" in m.candidate.tags]
+    """When the group's earliest bare correction was said (None: the group holds none)."""
+    times = [_when(m)[0] for m in group if _bare_correction(m.candidate.tags, m.candidate.statement)]
     return min(times) if times else None
 
 
+def _bare_correction(tags: Sequence[str], statement: str) -> bool:
+    """Tagged a correction and naming nothing it replaces ("X, not Y" names Y: :func:`apart` keeps it
+    from a note stating Y, and it merges with one stating X)."""
+    return "correction" in tags and not replaced(statement)
+
+
 def _corrects_older(first: list[list[Member]], second: list[list[Member]]) -> bool:
-    """One side holds a tagged correction and the other none, all of it said before: what a correction
-    may replace (its old value restated beside the new one, "Wasn't it X now? it is. Y only for old
-    code.") is never merged with it; resolution decides whether it corrects it."""
+    """One side holds a tagged correction that names nothing it replaces and the other none, all of it
+    said before: what such a correction may replace (its old value restated beside the new one,
+    "Wasn't it X now? it is. Y only for old code.") is never merged with it; resolution decides
+    whether it corrects it."""
     a = [m for g in first for m in g]
     b = [m for g in second for m in g]
     for changing, other in ((a, b), (b, a)):

@@ -181,12 +181,20 @@ def _bare_hosts(text: str) -> list[re.Match[str]]:
 @lru_cache(maxsize=16384)
 def addresses(text: str) -> frozenset[str]:
     """The addresses ``text`` asserts, lower-cased, without a trailing slash or full stop: URLs and hosts
-    named bare; one it denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out
-    (cached: dedupe and the turn check read one statement many times)."""
+    named bare; one it denies ("… so it's definitely not https://a/…", "instead of s3://b") is left out,
+    and so is a document's own schema (a doctype's ``….dtd``, an ``….xsd``, an ``xmlns`` namespace: a
+    plist names Apple's DTD whatever host it sets) (cached: dedupe and the turn check read one statement
+    many times)."""
     found = [*_ADDRESS.finditer(text)] if "://" in text else []
     found += _bare_hosts(text) if "." in text else ()
     return frozenset(m.group(0).lower().rstrip("./:?!") for m in found
-                     if not _DENIED.search(_line_before(text, m.start())))
+                     if not _DENIED.search(before := _line_before(text, m.start()))
+                     and not _SCHEMA.search(m.group(0)) and not _SCHEMA_ATTRIBUTE.search(before))
+
+
+#: A document's own schema, not a place it names: a doctype's DTD, an XML Schema, a namespace.
+_SCHEMA = re.compile(r"\.(?:dtd|xsd)$", re.IGNORECASE)
+_SCHEMA_ATTRIBUTE = re.compile(r"(?:xmlns(?::\w+)?|schemaLocation)\s*=\s*[\"']?\s*$", re.IGNORECASE)
 
 
 def _line_before(text: str, at: int) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.conflicts import addresses, conflict_between, conflicting, different_things, other_address, other_value, same_address
+from reverie.restatements import changed_readings
 from reverie.statements import identifiers, normalise, part_names, polarity, read, split_contrast, topic
 
 
@@ -160,6 +161,20 @@ def test_addresses_are_compared_as_places() -> None:
 def test_an_address_ends_before_the_punctuation_around_it_and_a_denial_stays_on_its_line() -> None:
     assert same_address("Uploading to https://a.example/sym: 1284 files", "StorePath=https://a.example/sym")
     assert addresses("Proxy: not set\nStorePath: https://a.example/sym") == frozenset({"https://a.example/sym"})
+
+
+def test_a_documents_own_schema_is_no_address_it_names() -> None:
+    """A plist's doctype names Apple's DTD and a POM its namespaces whatever host they set: the one
+    changed address of two readings is the host, so a turn repeating the old host can be found."""
+    plist = ('$ plutil -extract ApiHost xml1 -o - ledger/Info.plist\n<?xml version="1.0" encoding="UTF-8"?>\n'
+             '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n'
+             '<string>edge-1.ledger.example</string>')
+    assert addresses(plist) == frozenset({"edge-1.ledger.example"})
+    pom = ('<project xmlns="http://maven.apache.org/POM/4.0.0" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 '
+           'https://maven.apache.org/xsd/maven-4.0.0.xsd"><url>https://repo.example.com/m2</url>')
+    assert addresses(pom) == frozenset({"https://repo.example.com/m2"})
+    assert changed_readings(plist, "$ curl -sI https://gw.ledger.example/health\nx-served-by: gw.ledger.example") == [
+        "edge-1.ledger.example"]
 
 
 def test_only_a_key_ending_in_a_unit_of_measure_is_measured() -> None:
