@@ -38,7 +38,6 @@ Quarantined candidates are only merged with exact copies of themselves, never wi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -49,7 +48,7 @@ from reverie.conflicts import conflict_between, different_things, other_address,
 from reverie.corrections import worded_as_change
 from reverie.note_context import module_of
 from reverie.records import Candidate, Note
-from reverie.restatements import claimed_values, prints
+from reverie.restatements import claimed_values, prints_within
 from reverie.settings import ConsolidationSettings
 from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
@@ -171,13 +170,7 @@ def printed_field_value(first: Reading, second: Reading, a: str, b: str) -> bool
 def _field_value_in(fields: dict[str, str], other_fields: dict[str, str], other: str) -> bool:
     printed = "\n".join(other_fields.values()) if other_fields else other
     values = [value for field_value in fields.values() for value in claimed_values(field_value)]
-    return any(prints(printed, value) or _embedded(printed, value) for value in values)
-
-
-def _embedded(text: str, value: str) -> bool:
-    """``value`` set in a longer name after an underscore, a hyphen or a slash ("16.2" in
-    ``/Applications/Xcode_16.2.app``), never after a dot ("16.2" is no value of "10.16.2")."""
-    return re.search(rf"(?<=[_/-]){re.escape(value)}(?![\w]|[.-]\d)", text.lower()) is not None
+    return any(prints_within(printed, value) for value in values)
 
 
 def _scope_names(scope: str) -> frozenset[str]:

@@ -47,7 +47,7 @@ from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie import corrections
 from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value, thing_names
 from reverie.records import Note
-from reverie.restatements import claimed_values, mentions, prints
+from reverie.restatements import claimed_values, mentions, prints, prints_within
 from reverie.settings import ConsolidationSettings
 from reverie.statements import (
     VERBS,
@@ -64,6 +64,7 @@ from reverie.statements import (
     replaced,
     same_phrase,
     slot_text,
+    split_contrast,
     stable_digest,
     stated_values,
     without_replacements,
@@ -228,6 +229,8 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
     for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
     found = _competing(change.note, pool, settings, agent_id)
+    if change.new and not found:
+        found += _denied_reading(change.note, pool, settings)
     if change.new and not any(why.correction for _, why in found):
         found += _changed_wish(change.note, vector, views, run, index, settings)
     if change.note.verified:
@@ -285,6 +288,52 @@ def _one_wish(note: Note, rival: Note) -> bool:
     shared = phrases(mine) & phrases(theirs)
     signs = phrase_polarities(mine, shared) | phrase_polarities(theirs, shared)
     return len(signs) == 1  # "Don't paste logs in chat" / "Paste logs in chat": one phrase, denied
+
+
+_CLAIMS = frozenset({"constraint", "lesson", "verified_fact"})
+
+
+def _denied_reading(note: Note, pool: dict[str, tuple[Note, float, float]],
+                    settings: ConsolidationSettings) -> list[tuple[Note, Rivalry]]:
+    """An unverified claim tagged a correction (or posted as feedback) that names nothing it replaces, asks
+    nothing, names a module of its project and asserts a value ("Nah, buildgrid is 30 Hz, I tuned that
+    myself", "Firebase 11.8.1 in checkout-kit, I'm sure of it")
+    denies the module's verified reading nearest to it — from ``correction_similarity``, ahead of the
+    module's next reading by ``changed_wish_margin`` — when that reading prints none of the values the
+    claim's first clause asserts: a tool printed the slot otherwise, so the claim is an open question
+    beside the reading (which is marked contested), however the two name the setting."""
+    if (note.verified or "correction" not in note.tags or note.type not in _CLAIMS or not note.scope.startswith("personal:")
+            or replaced(note.statement) or _asks(note.statement)):
+        return []  # a correction naming what it replaces finds it by that; a question asserts nothing
+    readings = sorted(((sim, other) for other, sim, _ in pool.values()
+                       if other.type == "verified_fact" and other.verified and live_claim(other) and other.module
+                       and other.scope == f"module:{note.project}/{other.module}" and mentions(note.statement, other.module)),
+                      key=lambda row: (-row[0], row[1].note_id))
+    if not readings or readings[0][0] < settings.correction_similarity:
+        return []
+    sim, reading = readings[0]
+    if any(other.module == reading.module and sim - s < settings.changed_wish_margin for s, other in readings[1:]):
+        return []
+    values = [v for v in _first_clause_values(note.statement) if v != reading.module]
+    if not values or any(prints_within(reading.statement, v) for v in values):
+        return []
+    return [(reading, Rivalry("value", f"another value than {reading.note_id}, the module's verified reading, prints",
+                              correction=True))]
+
+
+def _asks(statement: str) -> bool:
+    return _CLAUSE_END.split(statement.strip(), maxsplit=1)[0].rstrip().endswith("?")
+
+
+def _first_clause_values(statement: str) -> list[str]:
+    """The value words the first sentence's main clause asserts ("still has the nRF5340; the ESP32-S3
+    was only a spike" asserts nRF5340)."""
+    first = _CLAUSE_END.split(statement.strip(), maxsplit=1)[0]
+    main, _ = split_contrast(first)
+    return claimed_values(main)
+
+
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
 def _restates_with_contrast(statement: str, wish: str) -> bool:

@@ -73,6 +73,15 @@ def prints(text: str, value: str) -> bool:
     return any(t == value or (t.startswith(value) and t[len(value)] in ".-_") for t in tokens(text))
 
 
+def prints_within(text: str, value: str) -> bool:
+    """``value`` is printed in ``text`` (:func:`prints`) or set in a longer name after an underscore, a
+    hyphen or a slash ("16.2" in ``/Applications/Xcode_16.2.app``), never after a dot ("16.2" is no
+    value of "10.16.2")."""
+    if prints(text, value):
+        return True
+    return re.search(rf"(?<=[_/-]){re.escape(value)}(?![\w]|[.-]\d)", text.lower()) is not None
+
+
 def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) -> list[str]:
     """What ``winner`` overturns in ``loser``: the phrases the winner says it replaces that the loser
     asserts, and the one value of a kind the loser states that the winner's own claim replaces by

@@ -888,3 +888,25 @@ def test_a_restatement_with_a_contrast_clause_changes_no_wish_it_restates() -> N
                     ).model_copy(update={"tags": ["correction", "preference"]})
     notes = _run([Member(changed, _vec(0.5))], index)
     assert notes["n-wish"].status == "superseded"
+
+
+@pytest.mark.parametrize(("claim", "questioned"), [
+    ("Nah, the ledger db runs 300 connections, I set that pool up myself.", True),
+    ("Nah, the ledger db runs 200 connections, I set that pool up myself.", False),   # what the reading prints
+    ("Did the ledger db move to 300 connections? checking.", False),                  # a question asserts nothing
+])
+def test_a_correction_naming_another_value_than_its_modules_nearest_reading_is_an_open_question(
+        claim: str, questioned: bool) -> None:
+    """However the claim names the setting ("connections" / ``max_connections``), a feedback or tagged
+    correction of a module's value that the module's nearest verified reading does not print stands
+    beside the reading as an open question, and the reading is marked contested."""
+    pool_size = _module_note("n-pool", "$ psql -c 'show max_connections'\nmax_connections\n200", days=5,
+                             verified=True).model_copy(update={"type": "verified_fact"})
+    image = _module_note("n-image", "$ head -1 images/ledger/Dockerfile\nFROM postgres:16.2", days=5,
+                         verified=True).model_copy(update={"type": "verified_fact"})
+    index = NoteIndex([pool_size, image], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)]))
+    said = _cand(claim, "e9", kind="constraint").model_copy(update={"tags": ["correction"]})
+    notes = _run_in_ledger([Member(said, _unit([0.5, 0.0, 0.2, 0.84]))], index)
+    [new] = [n for i, n in notes.items() if i not in ("n-pool", "n-image")]
+    assert (new.type == "open_question") == questioned
+    assert (notes.get("n-pool", pool_size).contested) == questioned and not notes.get("n-image", image).contested
