@@ -63,6 +63,7 @@ from reverie.statements import (
     read,
     replaced,
     same_phrase,
+    sentences,
     slot_text,
     split_contrast,
     stable_digest,
@@ -322,18 +323,14 @@ def _denied_reading(note: Note, pool: dict[str, tuple[Note, float, float]],
 
 
 def _asks(statement: str) -> bool:
-    return _CLAUSE_END.split(statement.strip(), maxsplit=1)[0].rstrip().endswith("?")
+    return sentences(statement)[0].rstrip().endswith("?")
 
 
 def _first_clause_values(statement: str) -> list[str]:
     """The value words the first sentence's main clause asserts ("still has the nRF5340; the ESP32-S3
     was only a spike" asserts nRF5340)."""
-    first = _CLAUSE_END.split(statement.strip(), maxsplit=1)[0]
-    main, _ = split_contrast(first)
+    main, _ = split_contrast(sentences(statement)[0])
     return claimed_values(main)
-
-
-_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
 def _restates_with_contrast(statement: str, wish: str) -> bool:

@@ -32,6 +32,7 @@ from reverie.statements import (
     part_names,
     read,
     replaced,
+    sentences,
     split_contrast,
     stated_values,
     without_replacements,
@@ -110,7 +111,7 @@ def wish_value(statement: str) -> str | None:
     verbs and courtesy aside): "… reported to me as the full build log attached, not a wall of red" ->
     "full build log attached". A wish says what it wants last, and a restatement repeats it word for word ("Failed
     builds: the full build log attached. That's my rule."). None when no sentence has two."""
-    for sentence in reversed(_SENTENCES.split(statement.strip())):
+    for sentence in reversed(sentences(statement)):
         main, _ = split_contrast(sentence)
         content = {w for w in content_words(main) if w not in VERBS and w not in _COURTESY}
         said = tokens(main)
@@ -125,7 +126,6 @@ def wish_value(statement: str) -> str | None:
 
 
 _COURTESY = frozenset({"please", "pls", "plz", "thanks", "thx", "time", "now", "today", "again", "way"})
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 
 def changed_readings(loser: str, winner: str) -> list[str]:

@@ -580,9 +580,14 @@ def _phrase_words(text: str) -> list[str]:
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, a semicolon ending one too ("I don't have time for essays; a summary")."""
+    return _SENTENCE_END.split(text.strip())
+
+
 def phrase_polarities(text: str, pairs: frozenset[tuple[str, str]]) -> frozenset[int]:
     """The polarity of each sentence of ``text`` that says one of ``pairs`` (:func:`phrases`)."""
-    return frozenset(polarity(s) for s in _SENTENCE_END.split(text.strip()) if phrases(s) & pairs)
+    return frozenset(polarity(s) for s in sentences(text) if phrases(s) & pairs)
 
 
 def phrases(text: str) -> frozenset[tuple[str, str]]:
