@@ -48,7 +48,7 @@ from reverie.conflicts import conflict_between, different_things, other_address,
 from reverie.corrections import worded_as_change
 from reverie.note_context import module_of
 from reverie.records import Candidate, Note
-from reverie.restatements import claimed_values, prints_within
+from reverie.restatements import claimed_values, distinctive, prints_within
 from reverie.settings import ConsolidationSettings
 from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
@@ -161,15 +161,15 @@ def printed_field_value(first: Reading, second: Reading, a: str, b: str) -> bool
     """One tool's output prints a value the other's gives a field: ``minSdk = 24`` and aapt2's
     ``sdkVersion:'24'``, a Podfile's ``platform :ios, '15.0'`` and ``IPHONEOS_DEPLOYMENT_TARGET = 15.0``,
     a CI file's ``queue: "linux-cook-64c"`` and a build log's "Running on linux-cook-64c-07" — two tools
-    printing one setting under their own names. Only a field's value counts (a value word: a digit, an
-    underscore or two hyphens), and where the other output has fields, only theirs: a line number or a
-    time stamp beside them is no value."""
+    printing one setting under their own names. Only a field's value counts (a distinctive value word:
+    two digits, an underscore or two hyphens; no lone digit, no date), and where the other output has
+    fields, only theirs: a line number or a time stamp beside them is no value."""
     return _field_value_in(first.fields, second.fields, b) or _field_value_in(second.fields, first.fields, a)
 
 
 def _field_value_in(fields: dict[str, str], other_fields: dict[str, str], other: str) -> bool:
     printed = "\n".join(other_fields.values()) if other_fields else other
-    values = [value for field_value in fields.values() for value in claimed_values(field_value)]
+    values = [value for field_value in fields.values() for value in claimed_values(field_value) if distinctive(value)]
     return any(prints_within(printed, value) for value in values)
 
 
@@ -291,7 +291,7 @@ def _corrects_older(first: list[list[Member]], second: list[list[Member]]) -> bo
 
 
 def _first_seen(note: Note) -> datetime:
-    return note.valid_from or note.last_seen_at or note.created_at or EPOCH
+    return note.valid_from or note.created_at or EPOCH
 
 
 def _slot_similarity(member: Member, note: Note, index: NoteIndex) -> float:

@@ -60,9 +60,11 @@ from reverie.statements import (
     part_names,
     phrase_polarities,
     phrases,
+    polarity,
     read,
     replaced,
     same_phrase,
+    same_wish,
     sentences,
     slot_text,
     split_contrast,
@@ -230,8 +232,8 @@ def _rivals(change: Change, position: int | None, views: dict[str, Change], run:
     for other_id, (sim, slot_sim) in earlier.items():
         pool[other_id] = (views[other_id].note, sim, slot_sim)
     found = _competing(change.note, pool, settings, agent_id)
-    if change.new and not found:
-        found += _denied_reading(change.note, pool, settings)
+    if not found:
+        found += _denied_reading(change.note, pool, settings)  # also for an own claim rechecked later
     if change.new and not any(why.correction for _, why in found):
         found += _changed_wish(change.note, vector, views, run, index, settings)
     if change.note.verified:
@@ -288,7 +290,17 @@ def _one_wish(note: Note, rival: Note) -> bool:
         return False
     shared = phrases(mine) & phrases(theirs)
     signs = phrase_polarities(mine, shared) | phrase_polarities(theirs, shared)
-    return len(signs) == 1  # "Don't paste logs in chat" / "Paste logs in chat": one phrase, denied
+    if len(signs) != 1:
+        return False  # "Don't paste logs in chat" / "Paste logs in chat": one phrase, denied
+    return _negates_its_own(mine, theirs) and _negates_its_own(theirs, mine)
+
+
+def _negates_its_own(text: str, other: str) -> bool:
+    """Each negated sentence of ``text`` is about something of its own, two content words ``other`` does
+    not say ("I don't have time for essays"), not the shared wish ("Not anymore, please.")."""
+    theirs = set(content_words(other))
+    return all(len({w for w in content_words(sentence) if w not in VERBS and w not in theirs}) >= 2
+               for sentence in sentences(text) if polarity(sentence) < 0)
 
 
 _CLAIMS = frozenset({"constraint", "lesson", "verified_fact"})
@@ -316,10 +328,19 @@ def _denied_reading(note: Note, pool: dict[str, tuple[Note, float, float]],
     if any(other.module == reading.module and sim - s < settings.changed_wish_margin for s, other in readings[1:]):
         return []
     values = [v for v in _first_clause_values(note.statement) if v != reading.module]
-    if not values or any(prints_within(reading.statement, v) for v in values):
+    if not values or any(_shows(reading.statement, v) for v in values):
         return []
     return [(reading, Rivalry("value", f"another value than {reading.note_id}, the module's verified reading, prints",
                               correction=True))]
+
+
+def _shows(reading: str, value: str) -> bool:
+    """The reading prints ``value`` in any shape: a token or a name it begins (:func:`prints_within`), or a
+    number with a unit or a "v" stuck to it ("30" in ``TICK_RATE 30Hz``, "11.8.1" in ``v11.8.1``)."""
+    if prints_within(reading, value):
+        return True
+    number = re.escape(value)
+    return bool(re.fullmatch(r"\d+(?:\.\d+)*", value)) and re.search(rf"(?<![\d.]){number}(?![\d]|\.\d)", reading) is not None
 
 
 def _asks(statement: str) -> bool:
@@ -341,7 +362,7 @@ def _restates_with_contrast(statement: str, wish: str) -> bool:
     if not replaced(statement):
         return False
     rest = without_replacements(statement)
-    return bool(rest) and same_phrase(rest, wish)
+    return bool(rest) and same_wish(rest, wish)
 
 
 def _changes_a_wish(note: Note) -> bool:

@@ -189,7 +189,8 @@ def addresses(text: str) -> frozenset[str]:
     found += _bare_hosts(text) if "." in text else ()
     return frozenset(m.group(0).lower().rstrip("./:?!") for m in found
                      if not _DENIED.search(before := _line_before(text, m.start()))
-                     and not _SCHEMA.search(m.group(0)) and not _SCHEMA_ATTRIBUTE.search(before))
+                     and not _SCHEMA.search(m.group(0).rstrip("./:?!").split("?", 1)[0])
+                     and not _SCHEMA_ATTRIBUTE.search(before))
 
 
 #: A document's own schema, not a place it names: a doctype's DTD, an XML Schema, a namespace.

@@ -75,12 +75,23 @@ def prints(text: str, value: str) -> bool:
 
 
 def prints_within(text: str, value: str) -> bool:
-    """``value`` is printed in ``text`` (:func:`prints`) or set in a longer name after an underscore, a
-    hyphen or a slash ("16.2" in ``/Applications/Xcode_16.2.app``), never after a dot ("16.2" is no
-    value of "10.16.2")."""
+    """``value`` is printed in ``text`` (:func:`prints`) or set in a longer name after an underscore or a
+    slash ("16.2" in ``/Applications/Xcode_16.2.app``), never after a dot or a hyphen ("16.2" is no value
+    of "10.16.2", "26" none of "2024-03-26")."""
     if prints(text, value):
         return True
-    return re.search(rf"(?<=[_/-]){re.escape(value)}(?![\w]|[.-]\d)", text.lower()) is not None
+    return re.search(rf"(?<=[_/]){re.escape(value)}(?![\w]|[.-]\d)", text.lower()) is not None
+
+
+def distinctive(value: str) -> bool:
+    """A value word worth matching across two tools' outputs: not a lone digit ("3" of ``retries = 3``)
+    and not a date."""
+    if _DATE.fullmatch(value):
+        return False
+    return sum(c.isdigit() for c in value) >= 2 or (not value.isdigit() and len(value) > 2)
+
+
+_DATE = re.compile(r"\d{4}-\d\d-\d\d(?:t.*)?")
 
 
 def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) -> list[str]:

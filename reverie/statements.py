@@ -573,7 +573,7 @@ def same_value(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:
 
 
 def _phrase_words(text: str) -> list[str]:
-    main, _ = split_contrast(_SENTENCE_END.split(text.strip(), maxsplit=1)[0])
+    main, _ = split_contrast(sentences(text)[0])
     return [w for w in content_words(main) if w not in VERBS and len(w) > 1]
 
 
@@ -593,7 +593,7 @@ def phrase_polarities(text: str, pairs: frozenset[tuple[str, str]]) -> frozenset
 def phrases(text: str) -> frozenset[tuple[str, str]]:
     """Pairs of consecutive content words of each sentence's main clause, common verbs aside."""
     found: set[tuple[str, str]] = set()
-    for sentence in _SENTENCE_END.split(text.strip()):
+    for sentence in sentences(text):
         kept = _phrase_words(sentence)
         found.update(zip(kept, kept[1:], strict=False))
     return frozenset(found)
@@ -609,4 +609,43 @@ def same_phrase(a: str, b: str) -> bool:
 
     ends = {last(a), last(b)} - {None}
     return any(end in phrases(a) and end in phrases(b) for end in ends)
+
+
+def same_wish(a: str, b: str) -> bool:
+    """:func:`same_phrase`, and no different word set right before the run of words both share: "a weekly
+    email summary" is not "a daily email summary" ("as a short bulleted list" and "preference: a short
+    bulleted list" are one wish: an article, not a word of the wish, comes before)."""
+    if not same_phrase(a, b):
+        return False
+    runs_a, runs_b = _lemma_runs(a), _lemma_runs(b)
+    for end in phrases(a) & phrases(b):
+        before = {_word_before(runs_a, end, runs_b), _word_before(runs_b, end, runs_a)}
+        if None not in before and len(before) == 2:
+            return False
+    return True
+
+
+def _lemma_runs(text: str) -> list[list[str]]:
+    """The lemmas of each sentence's main clause, every word kept."""
+    return [[lemma(w) for w in words(split_contrast(sentence)[0])] for sentence in sentences(text)]
+
+
+def _word_before(runs: list[list[str]], end: tuple[str, str], others: list[list[str]]) -> str | None:
+    """The word just before the longest run ending on ``end`` that ``others`` say too, when it is a
+    content word (None: none, or a word like "a", "the", "as")."""
+    for said in runs:
+        for i in range(len(said) - 1):
+            if (said[i], said[i + 1]) != end:
+                continue
+            start = i
+            while start > 0 and any(_says(other, said[start - 1:i + 2]) for other in others):
+                start -= 1
+            word = said[start - 1] if start > 0 else None
+            return word if word is not None and content_words(word) and word not in VERBS else None
+    return None
+
+
+def _says(words: list[str], run: list[str]) -> bool:
+    n = len(run)
+    return any(words[j:j + n] == run for j in range(len(words) - n + 1))
 

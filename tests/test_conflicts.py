@@ -173,6 +173,7 @@ def test_a_documents_own_schema_is_no_address_it_names() -> None:
     pom = ('<project xmlns="http://maven.apache.org/POM/4.0.0" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 '
            'https://maven.apache.org/xsd/maven-4.0.0.xsd"><url>https://repo.example.com/m2</url>')
     assert addresses(pom) == frozenset({"https://repo.example.com/m2"})
+    assert addresses("See http://www.apple.com/DTDs/PropertyList-1.0.dtd.") == frozenset()
     assert changed_readings(plist, "$ curl -sI https://gw.ledger.example/health\nx-served-by: gw.ledger.example") == [
         "edge-1.ledger.example"]
 

@@ -839,6 +839,7 @@ _MIN_SDK = "$ grep -n minSdk ledger/app/build.gradle.kts\n31:  minSdk = 26"
     ("$ aapt2 dump badging ledger-release.apk | grep sdkVersion\nsdkVersion:'26'\ntargetSdkVersion:'34'", 1),
     ("$ aapt2 dump badging ledger-release.apk | grep sdkVersion\nsdkVersion:'29'\ntargetSdkVersion:'34'", 2),
     ("$ grep -n retries ledger/app/config.toml\n26:  retries = 3", 2),  # "26" is that file's line number only
+    ("Uploaded ledger-app-2024-03-26.apk to the beta track", 2),        # a date is no value of the setting
     ("Started by timer\nRunning on linux-build-32c-04 in /var/ci/ledger", 2),
 ])
 def test_two_tools_printing_one_setting_with_one_value_are_one_reading(second: str, groups: int) -> None:
@@ -875,6 +876,13 @@ def test_a_tagged_correction_restating_the_old_value_is_never_merged_into_it() -
     assert draft.target is None
 
 
+def test_one_digit_two_fields_share_is_no_reading_of_one_setting() -> None:
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    members = [Member(_reading("$ grep -n retries ledger/app.toml\nretries = 3", "e1"), _vec(1.0)),
+               Member(_reading("$ grep -n workers ledger/app.toml\nworkers = 3", "e2", 5), near)]
+    assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == 2
+
+
 def test_a_restatement_with_a_contrast_clause_changes_no_wish_it_restates() -> None:
     """A later wish with a contrast clause naming an old value no note states ("…, not three paragraphs
     of background") that says what the nearest wish already says supersedes nothing."""
@@ -888,6 +896,15 @@ def test_a_restatement_with_a_contrast_clause_changes_no_wish_it_restates() -> N
                     ).model_copy(update={"tags": ["correction", "preference"]})
     notes = _run([Member(changed, _vec(0.5))], index)
     assert notes["n-wish"].status == "superseded"
+
+
+def test_a_negation_about_the_shared_wish_itself_still_denies_it() -> None:
+    """"…. Not anymore, please." negates the wish both state: a polarity conflict, not one wish."""
+    wish = _wish("n-wish", "Send me an email summary every morning.")
+    index = NoteIndex([wish], np.stack([_vec(1.0)]))
+    withdrawn = _cand("An email summary every morning. Not anymore, please.", "e9")
+    notes = _run([Member(withdrawn, _vec(0.8))], index)
+    assert notes["n-wish"].status != "active" or notes["n-wish"].contested
 
 
 @pytest.mark.parametrize(("claim", "questioned"), [
@@ -910,3 +927,16 @@ def test_a_correction_naming_another_value_than_its_modules_nearest_reading_is_a
     [new] = [n for i, n in notes.items() if i not in ("n-pool", "n-image")]
     assert (new.type == "open_question") == questioned
     assert (notes.get("n-pool", pool_size).contested) == questioned and not notes.get("n-image", image).contested
+
+
+def test_an_own_correction_made_before_its_modules_reading_was_written_is_an_open_question_once_it_is() -> None:
+    """The claim was consolidated before any agent verified the setting; the claimant's next run, about
+    something else, finds the module's reading that prints another value."""
+    claim = _note("n-claim", "Nah, the ledger db runs 300 connections, I set that pool up myself.", days=3).model_copy(
+        update={"tags": ["correction"], "project": "atlas"})
+    reading = _module_note("n-pool", "$ psql -c 'show max_connections'\nmax_connections\n200", days=1,
+                           verified=True).model_copy(update={"type": "verified_fact"})
+    index = NoteIndex([claim, reading], np.stack([_vec(1.0), _vec(0.5)]))
+    notes = _run([Member(_cand("Use tabs for indentation.", "e9"), _vec(1.0, axis=4, other=5))], index)
+    assert notes["n-claim"].type == "open_question" and notes["n-claim"].conflicts_with == ["n-pool"]
+    assert notes["n-pool"].contested

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from reverie import corrections
-from reverie.statements import asserts, replaced, says_replacement, slot_text, without_replacements
+from reverie.statements import asserts, replaced, same_wish, says_replacement, slot_text, without_replacements
 
 
 @pytest.mark.parametrize(("text", "phrase"), [
@@ -205,3 +205,13 @@ def test_plain_denials_and_standing_states_replace_nothing(text: str) -> None:
 ])
 def test_an_old_thing_somewhere_and_a_missing_space_after_a_stop(text: str, phrases: list[str]) -> None:
     assert replaced(text) == phrases
+
+
+@pytest.mark.parametrize(("first", "second", "same"), [
+    ("I don't have time for essays; a two-line root cause and the fix is plenty",
+     "Can we do a two-line root cause and the fix instead of a task timeline going forward?", True),
+    ("Send me a weekly email summary", "Send me a daily email summary.", False),  # another word right before it
+    ("Write the changelog as a short bulleted list", "My changelog preference: a short bulleted list.", True),
+])
+def test_one_wish_ends_on_one_phrase_with_nothing_else_before_it(first: str, second: str, same: bool) -> None:
+    assert same_wish(first, second) == same
