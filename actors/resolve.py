@@ -15,10 +15,13 @@ with another value in it (:func:`reverie.conflicts.other_value`) contradicts its
 verified reading printing another address than a verified reading of its scope, and a claim of
 another address than a verified note is disputed by it (:func:`reverie.conflicts.other_address`;
 a host named bare is an address), and an explicit claim naming another name or part (``nRF52840``
-against ``"soc": "nRF5340"``) than a verified note; notes of two modules are never rivals. A
+against ``"soc": "nRF5340"``) than a verified note; an unverified correction or feedback that names a
+module and a value the module's nearest verified reading prints in no shape ("Nah, buildgrid is 30
+Hz" against ``sim.tickrate 128``) disputes that reading; notes of two modules are never rivals. A
 person's new wish worded as a change that names nothing it replaces changes their nearest live wish
 (``changed_wish_similarity``, ``changed_wish_margin``), and so does one tagged a correction or worded
-as a withdrawal whose named old value no note states, when that wish shares a word with it; news
+as a withdrawal whose named old value no note states, when that wish shares a word with it (unless it
+says what that wish already says beside its contrast clause: a restatement changes nothing); news
 about a module of the project ("the engine team finished the event-scheduler upgrade") is no
 wish of its author.
 
