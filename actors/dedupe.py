@@ -28,8 +28,9 @@ connected on port 5433") are worded too differently for the embedding alone; so 
 preferences that keep a phrase (two consecutive content words: "an email summary"), a preference and
 a constraint alike (extraction types one wish either way).
 
-A tagged correction that names nothing it replaces is never merged with what was said before it
-unless that was such a correction too, in the run or in the store: one that repeats the value it
+A tagged correction that names nothing it replaces and says something new (two content words the
+earlier statement does not) is never merged with what was said before it unless that was such a
+correction too, in the run or in the store: one that repeats the value it
 drops ("Wasn't it X now? it is. Y only for old code.") is near its target in meaning, and
 resolution, not dedupe, weighs the two.
 
@@ -50,7 +51,7 @@ from reverie.note_context import module_of
 from reverie.records import Candidate, Note
 from reverie.restatements import claimed_values, distinctive, prints_within
 from reverie.settings import ConsolidationSettings
-from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value
+from reverie.statements import VERBS, Reading, asserts, content_words, part_names, read, replaced, same_phrase, same_value
 from reverie.tool_output import agreeing, shares_field
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -248,7 +249,9 @@ def _near_duplicate(group: list[Member], index: NoteIndex, settings: Consolidati
     lead = group[0].candidate
     corrected = _corrected_before(group)
     for note, similarity in index.nearest(group[0].vector, lead.scope, settings.duplicate_k):
-        if corrected is not None and not _bare_correction(note.tags, note.statement) and _first_seen(note) < corrected:
+        if (corrected is not None and not _bare_correction(note.tags, note.statement) and _first_seen(note) < corrected
+                and any(_says_more(m.candidate.statement, note.statement) for m in group
+                        if _bare_correction(m.candidate.tags, m.candidate.statement))):
             continue  # what a correction replaces is never where it is kept (resolution weighs the two)
         alike = max(similarity, _slot_similarity(group[0], note, index)) >= settings.duplicate_similarity
         agreeing = (not blind and similarity >= settings.value_duplicate_similarity
@@ -285,9 +288,17 @@ def _corrects_older(first: list[list[Member]], second: list[list[Member]]) -> bo
     b = [m for g in second for m in g]
     for changing, other in ((a, b), (b, a)):
         corrected = _corrected_before(changing)
-        if corrected is not None and _corrected_before(other) is None and max(_when(m)[0] for m in other) < corrected:
+        if (corrected is not None and _corrected_before(other) is None and max(_when(m)[0] for m in other) < corrected
+                and any(_says_more(m.candidate.statement, other[0].candidate.statement) for m in changing)):
             return True
     return False
+
+
+def _says_more(correction: str, earlier: str) -> bool:
+    """A bare correction that says two content words the earlier statement does not (a restatement
+    tagged a correction, "Weekly reports should be formatted as tables." after "Format weekly reports
+    as tables.", says nothing new and merges as before)."""
+    return len(set(content_words(correction)) - set(content_words(earlier)) - VERBS) >= 2
 
 
 def _first_seen(note: Note) -> datetime:

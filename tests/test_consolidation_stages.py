@@ -874,6 +874,9 @@ def test_a_tagged_correction_restating_the_old_value_is_never_merged_into_it() -
     stored = _wish("n-old", old.statement)
     [draft] = deduplicate([Member(change, near)], NoteIndex([stored], np.stack([_vec(1.0)])), SETTINGS, "a1")
     assert draft.target is None
+    restated = _cand("Release notes should be a long changelog with every entry.", "e3", minutes=60).model_copy(
+        update={"tags": ["correction"]})  # tagged a correction, says nothing new: a restatement, merged
+    assert len(deduplicate([Member(old, _vec(1.0)), Member(restated, near)], EMPTY, SETTINGS, "a1")) == 1
 
 
 def test_one_digit_two_fields_share_is_no_reading_of_one_setting() -> None:
