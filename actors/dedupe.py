@@ -51,7 +51,7 @@ from reverie.note_context import module_of
 from reverie.records import Candidate, Note
 from reverie.restatements import claimed_values, distinctive, prints_within
 from reverie.settings import ConsolidationSettings
-from reverie.statements import VERBS, Reading, asserts, content_words, part_names, read, replaced, same_phrase, same_value
+from reverie.statements import Reading, asserts, part_names, read, replaced, same_phrase, same_value, words_beyond
 from reverie.tool_output import agreeing, shares_field
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -298,7 +298,7 @@ def _says_more(correction: str, earlier: str) -> bool:
     """A bare correction that says two content words the earlier statement does not (a restatement
     tagged a correction, "Weekly reports should be formatted as tables." after "Format weekly reports
     as tables.", says nothing new and merges as before)."""
-    return len(set(content_words(correction)) - set(content_words(earlier)) - VERBS) >= 2
+    return len(words_beyond(correction, earlier)) >= 2
 
 
 def _first_seen(note: Note) -> datetime:

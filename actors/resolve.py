@@ -75,6 +75,7 @@ from reverie.statements import (
     stated_values,
     without_replacements,
     words,
+    words_beyond,
 )
 from reverie.tool_output import key_words, shares_field
 
@@ -301,9 +302,7 @@ def _one_wish(note: Note, rival: Note) -> bool:
 def _negates_its_own(text: str, other: str) -> bool:
     """Each negated sentence of ``text`` is about something of its own, two content words ``other`` does
     not say ("I don't have time for essays"), not the shared wish ("Not anymore, please.")."""
-    theirs = set(content_words(other))
-    return all(len({w for w in content_words(sentence) if w not in VERBS and w not in theirs}) >= 2
-               for sentence in sentences(text) if polarity(sentence) < 0)
+    return all(len(words_beyond(sentence, other)) >= 2 for sentence in sentences(text) if polarity(sentence) < 0)
 
 
 _CLAIMS = frozenset({"constraint", "lesson", "verified_fact"})

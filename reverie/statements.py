@@ -611,6 +611,12 @@ def same_phrase(a: str, b: str) -> bool:
     return any(end in phrases(a) and end in phrases(b) for end in ends)
 
 
+def words_beyond(text: str, other: str) -> frozenset[str]:
+    """The content words of ``text`` (common verbs aside) that ``other`` does not say."""
+    said = set(content_words(other))
+    return frozenset(w for w in content_words(text) if w not in VERBS and w not in said)
+
+
 def same_wish(a: str, b: str) -> bool:
     """:func:`same_phrase`, and no different word set right before the run of words both share: "a weekly
     email summary" is not "a daily email summary" ("as a short bulleted list" and "preference: a short
