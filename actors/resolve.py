@@ -48,7 +48,16 @@ import numpy as np
 from actors.dedupe import WISHES, changes, changes_wish
 from actors.plan import LIVE_STATUSES, Change, NoteIndex
 from reverie import corrections
-from reverie.conflicts import Conflict, conflict_between, different_things, other_address, other_value, thing_names
+from reverie.conflicts import (
+    Conflict,
+    conflict_between,
+    different_things,
+    other_address,
+    other_part,
+    other_tool_version,
+    other_value,
+    thing_names,
+)
 from reverie.records import Note
 from reverie.restatements import claimed_values, mentions, prints, prints_within
 from reverie.settings import ConsolidationSettings
@@ -510,6 +519,10 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
             continue
         if not writable(rival.scope, agent_id):
             continue
+        printed = _other_printed(note, rival, sim, settings)
+        if printed is not None:
+            found.append((rival, Rivalry(printed.kind, printed.detail, correction=explicit)))
+            continue
         # an address first: "so it's definitely not https://a" is another address, not a mere negation
         conflict = (_other_address(note, rival) or conflict_between(mine, theirs) or _other_name(note, rival, explicit)
                     or _other_value(note, rival) or _claimed_field(note, rival))
@@ -570,6 +583,22 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     if note.scope != rival.scope or not _one_thing(note.statement, rival.statement):
         return None  # a git remote and a health check: two addresses of two things
     return Conflict("value", "another address than the other verified reading prints")
+
+
+def _other_printed(note: Note, rival: Note, sim: float, settings: ConsolidationSettings) -> Conflict | None:
+    """Two verified readings of one module printing another part (``[STM32U585.cpu]`` / ``"soc":
+    "ESP32-S3"``, agent pool ``win64-xl`` / ``Running on win64-gpu-a10-07``) or another version of one
+    tool under two of its names (``kotlin = "2.1.10"`` / ``kotlinc-jvm 2.0.21``): one fact of the module
+    read again, from the value bar (``correction_value_similarity``) — the printed value is the lexical
+    evidence, and two tools word one fact far apart."""
+    if not (note.verified and rival.verified) or note.scope != rival.scope or not note.scope.startswith("module:"):
+        return None
+    if sim < settings.correction_value_similarity:
+        return None
+    module = frozenset({rival.module.lower()}) if rival.module else frozenset()
+    if other_part(note.statement, rival.statement, module) or other_tool_version(note.statement, rival.statement):
+        return Conflict("value", "another part or tool version than the other verified reading prints")
+    return None
 
 
 def _one_thing(a: str, b: str) -> bool:

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
 
-from reverie.statements import VERSIONED_UNITS, Reading, read, stated_values
+from reverie.statements import VERSIONED_UNITS, Reading, part_names, read, stated_values
 from reverie.tool_output import compared, same_identity, same_key
 
 ConflictKind = Literal["polarity", "value", "choice", "option", "setting", "field"]
@@ -245,3 +245,38 @@ def other_address(a: str, b: str) -> bool:
     two readings that print different ones are two facts (or one fact with another value)."""
     first, second = addresses(a), addresses(b)
     return bool(first) and bool(second) and not shared_address(first, second)
+
+
+def other_part(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:
+    """Both print parts (a chip, a machine type, an agent pool: :func:`part_names`; ``ignored`` — the
+    module both are about — is none) and none in common: ``[STM32U585.cpu] examination succeeded`` /
+    ``"soc": "ESP32-S3"``. A part and an instance of it (``win64-gpu-a10`` / ``win64-gpu-a10-07``) are one."""
+    first, second = part_names(a) - ignored, part_names(b) - ignored
+    return bool(first) and bool(second) and not any(_one_part(x, y) for x in first for y in second)
+
+
+def _one_part(a: str, b: str) -> bool:
+    shorter, longer = sorted((a.split("-"), b.split("-")), key=len)
+    return longer[:len(shorter)] == shorter
+
+
+def other_tool_version(a: str, b: str) -> bool:
+    """One tool's version printed under two of its names, with two values: ``kotlin = "2.1.10"`` /
+    ``kotlinc-jvm 2.0.21``, ``node`` / ``nodejs``, ``python`` / ``python3`` — a name and the same name
+    with at most two more letters or digits before its first hyphen (``rubygems`` and ``python-dateutil``
+    are other things than ``ruby`` and ``python``)."""
+    first, second = _tool_versions(a), _tool_versions(b)
+    return any(x != y and _one_tool(x, y) and not first[x] & second[y] for x in first for y in second)
+
+
+def _tool_versions(text: str) -> dict[str, frozenset[float]]:
+    """The versions of named tools a text states, by the tool's name (``CUDA 12.1``, ``zephyr 3.6.0``)."""
+    named = {unit.removesuffix(" version"): found for unit, found in read(text).values.items()
+             if unit in VERSIONED_UNITS or unit.endswith(" version")}
+    return {name: found for name, found in named.items() if name != "version" and " " not in name}
+
+
+def _one_tool(a: str, b: str) -> bool:
+    shorter, longer = sorted((a, b), key=len)
+    rest = longer[len(shorter):].split("-", 1)[0]
+    return len(shorter) >= 3 and longer.startswith(shorter) and 0 < len(rest) <= 2 and rest[0].isalnum()

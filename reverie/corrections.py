@@ -174,6 +174,10 @@ EARLIER = (
     _frame(rf"\b(?:the|our|my|your|their)\s+(?:old|previous|former)\s+{_OLD}\s+(?:is|are|was|were|has\s+been"
            r"|have\s+been)\s+(?:now\s+)?(?:gone|history|retired|obsolete|dead|out\s+of\s+date|no\s+more)\b",
            needs="the"),
+    # "the Slack-summary thing wasn't working for me": an arrangement named as one that did not work out
+    _frame(rf"\bthe\s+(?P<old>(?:[^,;.!?()\u2014\u2013]|{_INNER_DOT}){{1,{_MOST}}}?)\s+(?:thing|setup|arrangement)\s+"
+           r"(?:wasn't|was\s+not|isn't|is\s+not|didn't|did\s+not|doesn't|does\s+not)\s+(?:really\s+)?work(?:ing|ed)?"
+           r"(?:\s+out|\s+for\s+(?:me|us))", needs="work"),
     # "X isn't what I need anymore": the subject is what stopped being wanted
     _frame(r"(?<!\s)\s+(?:is|are)(?:n't|\s+not)\s+what\s+(?:I|we)\s+(?:need|want|use|prefer|like)\s+(?:any\s*more"
            r"|any\s+longer)\b", subject=True, refuse=r"^(?:that|this|these|those|it|i|we|you)\b", needs="what"),

@@ -2,7 +2,17 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.conflicts import addresses, conflict_between, conflicting, different_things, other_address, other_value, same_address
+from reverie.conflicts import (
+    addresses,
+    conflict_between,
+    conflicting,
+    different_things,
+    other_address,
+    other_part,
+    other_tool_version,
+    other_value,
+    same_address,
+)
 from reverie.restatements import changed_readings
 from reverie.statements import identifiers, normalise, part_names, polarity, read, split_contrast, topic
 
@@ -268,3 +278,16 @@ def test_a_date_or_a_clock_time_is_one_value(a: str, b: str, same: bool) -> None
     """dev6: two tools' log lines shared the "14" of their timestamps and merged as one fact."""
     from reverie.statements import same_value
     assert same_value(a, b) is same
+
+
+def test_parts_and_a_tools_versions_are_compared_as_one_fact() -> None:
+    assert other_part("[STM32U585.cpu] examination succeeded", '"soc": "ESP32-S3"')
+    assert not other_part("POOL=win64-gpu-a10", "Running on win64-gpu-a10-07")  # an instance of the pool
+    assert not other_part("ledger-nrf5340 boots", "ledger-nrf5340", frozenset({"ledger-nrf5340"}))
+    catalogue = "$ grep -A1 '# ledger' gradle/libs.versions.toml\n# ledger\nkotlin = \"2.1.10\""
+    assert other_tool_version(catalogue, "i: kotlinc-jvm 2.0.21 (JRE 17.0.11+9)")
+    assert not other_tool_version(catalogue, "i: kotlinc-jvm 2.1.10 (JRE 17.0.11+9)")
+    assert other_tool_version("node 20.1.0", "nodejs 18.2.0")
+    assert not other_tool_version("node 20.1.0", "nodejs 20.1.0")
+    assert not other_tool_version("ruby 3.2.2", "rubygems 3.4.10")  # another tool
+    assert not other_tool_version("python 3.11.2", "python-dateutil 2.8.2")

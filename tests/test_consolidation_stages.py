@@ -943,3 +943,36 @@ def test_an_own_correction_made_before_its_modules_reading_was_written_is_an_ope
     notes = _run([Member(_cand("Use tabs for indentation.", "e9"), _vec(1.0, axis=4, other=5))], index)
     assert notes["n-claim"].type == "open_question" and notes["n-claim"].conflicts_with == ["n-pool"]
     assert notes["n-pool"].contested
+
+
+# --- one fact of a module printed by two tools with two values --------------------------------------
+@pytest.mark.parametrize(("old_text", "new_text", "superseded"), [
+    (OPENOCD.format(part="STM32U585"), DEVICE.format(part="ESP32-S3"), True),  # another chip: the later wins
+    (OPENOCD.format(part="nRF5340"), DEVICE.format(part="nRF5340").replace('"soc"', '"radio"'), False),
+    ('$ grep -A1 agents .ci/ledger.yml\nagents:\nqueue: "win64-xl"',
+     "Started by timer\nRunning on win64-gpu-a10-07 in C:\\ci\\ledger", True),     # another agent pool
+    ('$ grep -A1 agents .ci/ledger.yml\nagents:\nqueue: "win64-gpu-a10"',
+     "Started by timer\nRunning on win64-gpu-a10-07 in C:\\ci\\ledger", False),    # an agent of that pool
+    ("$ grep -A1 '# ledger' gradle/libs.versions.toml\n# ledger\nkotlin = \"2.1.10\"",
+     "> Task :ledger:compileReleaseKotlin i: kotlinc-jvm 2.0.21 (JRE 17.0.11+9)", True),  # the compiler's own name
+    ("$ ruby --version\nruby 3.2.2 (2023-03-30 revision e51014f9c0) [x86_64-linux]",
+     "$ gem --version\nrubygems 3.4.10", False),                                     # another tool's version
+])
+def test_a_later_reading_printing_another_part_or_tool_version_supersedes_the_older(
+        old_text: str, new_text: str, superseded: bool) -> None:
+    """Two tools word one fact of a module far apart (a debugger's log, a device's JSON; a version
+    catalogue, a compiler's banner): the part or the tool's version they print is the lexical evidence,
+    so from the value bar the later reading supersedes the older."""
+    old = _module_note("n-old", old_text, days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    notes = _run([Member(_reading(new_text, "e9"), _vec(SETTINGS.correction_value_similarity + 0.02))], index)
+    assert (notes.get("n-old") is not None and notes["n-old"].status == "superseded") == superseded
+
+
+def test_readings_of_two_parts_in_two_modules_or_under_the_value_bar_stay_apart() -> None:
+    old = _module_note("n-old", OPENOCD.format(part="STM32U585"), days=5, verified=True)
+    index = NoteIndex([old], np.stack([_vec(1.0)]))
+    far = _vec(SETTINGS.correction_value_similarity - 0.05)
+    assert "n-old" not in _run([Member(_reading(DEVICE.format(part="ESP32-S3"), "e9"), far)], index)
+    other_module = _reading(DEVICE.format(part="ESP32-S3"), "e9").model_copy(update={"scope": "module:atlas/ledger-hub"})
+    assert "n-old" not in _run([Member(other_module, _vec(0.9))], index)

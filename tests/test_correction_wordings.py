@@ -11,8 +11,8 @@ from bench.corrections import load, score
 
 def test_the_dev_wordings_are_read_and_ordinary_statements_are_not() -> None:
     found = score(load("dev"))
-    assert (found.corrections, found.others) == (133, 143)
-    assert found.detected >= 125
-    assert found.matched >= 121
+    assert (found.corrections, found.others) == (135, 145)
+    assert found.detected >= 127
+    assert found.matched >= 124
     assert found.false_replaced == 0
     assert found.false_says == 0

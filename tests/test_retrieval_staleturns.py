@@ -65,3 +65,22 @@ def test_a_turn_naming_an_address_is_left_out_when_a_newer_reading_of_its_thing_
     turn, other = _turn(SAID), _turn("The ledger job got 64 GPUs today.")
     hits = without_overturned(TurnHits(dense=[turn, other], lexical=[other, turn]), [note], 0.6)
     assert [t.event.text for t in hits.dense] == ([other.event.text] if dropped else [SAID, other.event.text])
+
+
+POOL_SAID = "Checked: CI schedules ledger-api onto win64-xl agents."
+JENKINS = "Started by timer\nRunning on {agent} in C:\\jenkins\\workspace\\{job}\n[Pipeline] stage (Compile)"
+
+
+@pytest.mark.parametrize(("note", "dropped"), [
+    (_note(JENKINS.format(agent="win64-gpu-a10-07", job="ledger-api"), 3, kind="verified_fact", verified=True), True),
+    (_note(JENKINS.format(agent="win64-xl-03", job="ledger-api"), 3, kind="verified_fact", verified=True), False),
+    (_note(JENKINS.format(agent="win64-gpu-a10-07", job="billing-api"), 3, kind="verified_fact", verified=True),
+     False),  # another thing's pool
+    (_note(JENKINS.format(agent="win64-gpu-a10-07", job="ledger-api"), -3, kind="verified_fact", verified=True),
+     False),  # an older reading
+])
+def test_a_turn_naming_a_part_is_left_out_when_a_newer_reading_of_its_thing_prints_another(
+        note: Candidate, dropped: bool) -> None:
+    turn, other = _turn(POOL_SAID), _turn("The ledger job got 64 GPUs today.")
+    hits = without_overturned(TurnHits(dense=[turn, other], lexical=[other, turn]), [note], 0.6)
+    assert [t.event.text for t in hits.dense] == ([other.event.text] if dropped else [POOL_SAID, other.event.text])

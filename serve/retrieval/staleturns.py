@@ -12,7 +12,11 @@ observed after a turn overturns it when:
   (:func:`reverie.conflicts.conflict_between`, kind ``value``: "CUDA 12.1" against ``cuda:11.8.0``);
 - or it is a verified tool reading that prints addresses, none of them one the turn asserts, and the
   turn names a thing the reading names ("cert-runner's PDBs end up in https://a/…" against a later
-  ``Config/cert-runner/…`` reading that prints ``StorePath=https://b/…``).
+  ``Config/cert-runner/…`` reading that prints ``StorePath=https://b/…``);
+- or it is a verified tool reading that prints parts (a chip, a machine type, an agent pool), none of
+  them one the turn names, and the turn names a thing the reading names ("CI schedules lobby-relay onto
+  win64-xl agents" against a later build log printing ``Running on win64-gpu-a10-07`` in lobby-relay's
+  workspace).
 
 Only values and replaced phrases count: prose that merely reads differently never hides a turn.
 """
@@ -24,8 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.conflicts import addresses, conflict_between, shared_address, thing_names
-from reverie.statements import Reading, asserts, content_words, read, replaced
+from reverie.conflicts import addresses, conflict_between, other_part, shared_address, thing_names
+from reverie.statements import Reading, asserts, content_words, part_names, read, replaced
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
 
@@ -44,6 +48,7 @@ class _Newer:
     reading: Reading | None  # a verified reading with values: a turn must name one of its units to differ
     addresses: frozenset[str] = frozenset()  # a verified reading's addresses
     names: frozenset[str] = frozenset()  # and the names it states (a turn must share one)
+    statement: str = ""  # a verified reading that prints parts
 
 
 def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: float) -> TurnHits:
@@ -69,9 +74,11 @@ def _newer(candidate: Candidate) -> _Newer | None:
     reading = read(cached.statement) if verified else None
     reading = reading if reading is not None and reading.values else None
     printed = addresses(cached.statement) if verified else frozenset()
-    if not phrases and reading is None and not printed:
+    parts = verified and bool(part_names(cached.statement))
+    if not phrases and reading is None and not printed and not parts:
         return None
-    return _Newer(cached.seen, phrases, reading, printed, thing_names(cached.statement) if printed else frozenset())
+    names = thing_names(cached.statement) if printed or parts else frozenset()
+    return _Newer(cached.seen, phrases, reading, printed, names, cached.statement if parts else "")
 
 
 @lru_cache(maxsize=16384)
@@ -98,6 +105,8 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
             if found is not None and found.kind == "value":
                 return True
         if note.addresses and "://" in text and _other_address(text, note):
+            return True
+        if note.statement and other_part(text, note.statement) and thing_names(text) & note.names:
             return True
     return False
 
