@@ -517,7 +517,7 @@ def _competing(note: Note, pool: dict[str, tuple[Note, float, float]], settings:
         if phrases and _near_enough(sim, said, theirs, phrases, rival, settings) and _states_replaced(rival, phrases, settings):
             found.append((rival, Rivalry("correction", f"it states what {note.note_id} replaces", correction=True)))
             continue
-        if not writable(rival.scope, agent_id):
+        if not writable(rival.scope, agent_id) or _wish_and_reading(note, rival):
             continue
         printed = _other_printed(note, rival, sim, settings)
         if printed is not None:
@@ -583,6 +583,13 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     if note.scope != rival.scope or not _one_thing(note.statement, rival.statement):
         return None  # a git remote and a health check: two addresses of two things
     return Conflict("value", "another address than the other verified reading prints")
+
+
+def _wish_and_reading(note: Note, rival: Note) -> bool:
+    """A person's preference and a tool's reading never contradict: one says what someone wants, the other
+    what a tool printed ("build results as a summary in #build-status" beside a build log naming its agent)."""
+    return any(a.type == "preference" and not a.verified and b.type == "verified_fact" and b.verified
+               for a, b in ((note, rival), (rival, note)))
 
 
 def _other_printed(note: Note, rival: Note, sim: float, settings: ConsolidationSettings) -> Conflict | None:

@@ -439,7 +439,9 @@ _POINTER = re.compile(r"^(?:(?:anything|everything|whatever|whoever|any\s+\w+|al
 
 def _clean(phrase: str) -> str:
     """The old value alone: no determiners, frame words or trailing clause; "" when nothing names a
-    thing (a pronoun, a bare verb)."""
+    thing (a pronoun, a bare verb). An old value with its own contrast ("the a decoded backtrace instead
+    of bare hex addresses thing") is what it asserted: "decoded backtrace"."""
+    phrase = split_contrast(phrase)[0].strip() or phrase
     tokens = _PHRASE_TAIL.sub("", " " + _POINTER.sub("", phrase.strip())).split()
     while tokens and tokens[0].lower() in _LEADING:
         tokens = tokens[1:]

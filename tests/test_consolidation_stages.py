@@ -976,3 +976,21 @@ def test_readings_of_two_parts_in_two_modules_or_under_the_value_bar_stay_apart(
     assert "n-old" not in _run([Member(_reading(DEVICE.format(part="ESP32-S3"), "e9"), far)], index)
     other_module = _reading(DEVICE.format(part="ESP32-S3"), "e9").model_copy(update={"scope": "module:atlas/ledger-hub"})
     assert "n-old" not in _run([Member(other_module, _vec(0.9))], index)
+
+
+@pytest.mark.parametrize(("kind", "questioned"), [("preference", False), ("constraint", True)])
+def test_a_persons_wish_never_disputes_a_tool_reading(kind: str, questioned: bool) -> None:
+    """Said in a session of the module, tagged a correction ("… used to send"): a preference says what
+    someone wants, a build log what ran where — both stand; the same words as a constraint claim another
+    name than the reading prints, so they stand beside it as an open question."""
+    log = _module_note("n-log", JENKINS_LINE, days=5, verified=True).model_copy(update={"type": "verified_fact"})
+    index = NoteIndex([log], np.stack([_vec(1.0)]))
+    wish = _cand("Build results for ledger as a summary in #build-status, not the firehose the bot used to send.",
+                 "e9", kind=kind).model_copy(update={"tags": ["correction"]})
+    notes = _run_in_ledger([Member(wish, _vec(SETTINGS.correction_similarity + 0.05))], index)
+    [new] = [n for i, n in notes.items() if i != "n-log"]
+    assert (new.type == "open_question") == questioned
+    assert notes.get("n-log", log).contested == questioned
+
+
+JENKINS_LINE = "Started by timer Running on win64-gpu-a10-07 in C:\\jenkins\\workspace\\ledger [Pipeline] stage (Compile)"

@@ -20,16 +20,17 @@ from bench.eval.phrases.dev3 import DEV3
 from bench.eval.phrases.dev4 import DEV4
 from bench.eval.phrases.dev5 import DEV5
 from bench.eval.phrases.dev6 import DEV6
+from bench.eval.phrases.dev7 import DEV7
 from bench.eval.phrases.heldout import HELDOUT
-from bench.eval.seeds import DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, DEV_SEED, HELDOUT_SEED
+from bench.eval.seeds import DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, DEV7_SEED, DEV_SEED, HELDOUT_SEED
 from reverie.capture import prepare_events
 from reverie.clock import ManualClock
 from reverie.privacy import Masker
 from reverie.settings import CaptureSettings, PrivacySettings
 
 TINY = FleetConfig(agents=6, projects=2, modules_per_project=2, days=4)
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout")
-DEV_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout")
+DEV_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
 
 
 @cache
@@ -82,8 +83,9 @@ def test_frozen_splits_use_their_own_seed_and_phrasebook() -> None:
     assert (quick("dev4").seed, quick("dev4").phrasebook) == (DEV4_SEED, "dev4")
     assert (quick("dev5").seed, quick("dev5").phrasebook) == (DEV5_SEED, "dev5")
     assert (quick("dev6").seed, quick("dev6").phrasebook) == (DEV6_SEED, "dev6")
+    assert (quick("dev7").seed, quick("dev7").phrasebook) == (DEV7_SEED, "dev7")
     assert (quick("heldout").seed, quick("heldout").phrasebook) == (HELDOUT_SEED, "heldout")
-    assert len({DEV_SEED, DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, HELDOUT_SEED}) == 7
+    assert len({DEV_SEED, DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, DEV7_SEED, HELDOUT_SEED}) == 8
     for split in SPLITS:
         check_invariants(quick(split))
 
@@ -100,7 +102,8 @@ def test_heldout_wording_and_content_are_apart_from_dev() -> None:
     assert not set(DEV.modules) & set(HELDOUT.modules)
 
 
-BOOKS = {"dev": DEV, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5, "dev6": DEV6, "heldout": HELDOUT}
+BOOKS = {"dev": DEV, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5, "dev6": DEV6, "dev7": DEV7,
+         "heldout": HELDOUT}
 
 
 def _shared(book: str, other: str) -> tuple[int, int, int, int]:
@@ -134,6 +137,11 @@ def test_dev5_wording_and_content_are_apart_from_the_other_books(other: str) -> 
 @pytest.mark.parametrize("other", ["dev", "dev2", "dev3", "dev4", "dev5", "heldout"])
 def test_dev6_wording_and_content_are_apart_from_the_other_books(other: str) -> None:
     assert _shared("dev6", other) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("other", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout"])
+def test_dev7_wording_and_content_are_apart_from_the_other_books(other: str) -> None:
+    assert _shared("dev7", other) == (0, 0, 0, 0)
 
 
 def test_questions_are_worded_apart_from_what_was_said() -> None:
@@ -224,6 +232,6 @@ def test_planted_secrets_are_in_the_events_and_masked_at_capture() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**31), book=st.sampled_from([DEV, DEV2, DEV3, DEV4, DEV5, DEV6]))
+@given(seed=st.integers(min_value=0, max_value=2**31), book=st.sampled_from([DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7]))
 def test_any_seed_gives_consistent_ground_truth(seed: int, book: Phrasebook) -> None:
     check_invariants(generate(TINY, book, seed))

@@ -215,3 +215,12 @@ def test_an_old_thing_somewhere_and_a_missing_space_after_a_stop(text: str, phra
 ])
 def test_one_wish_ends_on_one_phrase_with_nothing_else_before_it(first: str, second: str, same: bool) -> None:
     assert same_wish(first, second) == same
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("Email me the digest now; the Slack summary thing wasn't working for me.", "Slack summary"),
+    ("we moved to one weekly call, the daily standup instead of async updates thing wasn't working out",
+     "daily standup"),  # the old value's own contrast: what it asserted, not what it rejected
+])
+def test_an_arrangement_that_did_not_work_out_names_the_old_value(text: str, phrase: str) -> None:
+    assert phrase in replaced(text)

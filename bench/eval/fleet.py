@@ -6,8 +6,8 @@
 
 ``fleet_scenario("dev", ...)`` uses the frozen development seed and phrasebook (tune on it);
 ``fleet_scenario("dev2", ...)``, ``fleet_scenario("dev3", ...)``, ``fleet_scenario("dev4", ...)``,
-``fleet_scenario("dev5", ...)`` and ``fleet_scenario("dev6", ...)`` the second, third, fourth, fifth and sixth
-development seeds and phrasebooks
+``fleet_scenario("dev5", ...)``, ``fleet_scenario("dev6", ...)`` and ``fleet_scenario("dev7", ...)`` the second,
+third, fourth, fifth, sixth and seventh development seeds and phrasebooks
 (other teams, each worded independently: tune on them too);
 ``fleet_scenario("heldout", ...)`` the held-out ones (report on it, never tune on it).
 """
@@ -28,21 +28,23 @@ from bench.eval.phrases.dev3 import DEV3
 from bench.eval.phrases.dev4 import DEV4
 from bench.eval.phrases.dev5 import DEV5
 from bench.eval.phrases.dev6 import DEV6
+from bench.eval.phrases.dev7 import DEV7
 from bench.eval.phrases.heldout import HELDOUT
 from bench.eval.plan import Draft, make_agents, plan_sessions, project_modules
 from bench.eval.questions import ask
 from bench.eval.render import StyleSpec, Written, write_sessions
-from bench.eval.seeds import DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, DEV_SEED, HELDOUT_SEED
+from bench.eval.seeds import DEV2_SEED, DEV3_SEED, DEV4_SEED, DEV5_SEED, DEV6_SEED, DEV7_SEED, DEV_SEED, HELDOUT_SEED
 from bench.eval.truth import Agent, Item, Recurrence, Truth, readers, recurrence_of
 from reverie.capture import CaptureRequest
 from reverie.records import UtcTime
 
-Split = Literal["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout"]
+Split = Literal["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout"]
 
 #: The frozen seed and phrasebook of each split.
 SPLIT_BOOKS: dict[Split, tuple[int, Phrasebook]] = {
     "dev": (DEV_SEED, DEV), "dev2": (DEV2_SEED, DEV2), "dev3": (DEV3_SEED, DEV3), "dev4": (DEV4_SEED, DEV4),
-    "dev5": (DEV5_SEED, DEV5), "dev6": (DEV6_SEED, DEV6), "heldout": (HELDOUT_SEED, HELDOUT),
+    "dev5": (DEV5_SEED, DEV5), "dev6": (DEV6_SEED, DEV6), "dev7": (DEV7_SEED, DEV7),
+    "heldout": (HELDOUT_SEED, HELDOUT),
 }
 
 
@@ -96,8 +98,8 @@ class Scenario(BaseModel):
 
 
 def fleet_scenario(split: Split, config: FleetConfig | None = None) -> Scenario:
-    """The frozen development (``dev``, ``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``) or held-out scenario at the
-    given size."""
+    """The frozen development (``dev``, ``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6``, ``dev7``) or held-out
+    scenario at the given size."""
     seed, book = SPLIT_BOOKS[split]
     return generate(config or FleetConfig(), book, seed, name=split)
 

@@ -7,15 +7,15 @@ that can change, how a correction, a tool's verification and a wrong claim are s
 personal data are ``(kind, template)`` pairs whose ``{value}`` is a planted canary of that kind
 (see :mod:`bench.eval.canaries`).
 
-Seven phrasebooks exist and must stay apart: ``dev``, ``dev2``, ``dev3``, ``dev4``, ``dev5`` and ``dev6`` (tune on
-them)
-and ``heldout`` (report on it), each written independently, with different content and wording, and
+Eight phrasebooks exist and must stay apart: ``dev``, ``dev2``, ``dev3``, ``dev4``, ``dev5``, ``dev6`` and ``dev7``
+(tune on them) and ``heldout`` (report on it), each written independently, with different content and wording, and
 never from the extractor's rules (``dev2``, ``dev3`` and ``dev4`` were also written without reading
 ``heldout``; ``dev3``, an ML-research team, also without reading the extractor's rules or reusing
 ``dev``'s and ``dev2``'s domain or wording; ``dev4``, a game studio, likewise without reading the
 extractor's rules or reusing the domain or wording of ``dev``, ``dev2`` or ``dev3``; ``dev5``, an embedded
 firmware team, written without reading ``heldout``, the extractor's rules or the other books' wording; ``dev6``, a
-mobile app team, likewise written without reading ``heldout``, the extractor's rules or the other books' wording).
+mobile app team, likewise written without reading ``heldout``, the extractor's rules or the other books' wording; ``dev7``,
+a hospital genomics team, written without reading ``heldout``, the extractor's rules or the other books' wording).
 """
 
 from __future__ import annotations
