@@ -625,7 +625,7 @@ _LESSONS = (
         questions=(
             "Why might {module} find no variants whatsoever in a sample that clearly has reads?",
             "What makes {module} produce blank coverage for the target regions?",
-            "{module} gave an empty output for a whole batch once. What was behind it?",
+            "{module} once returned nothing at all for an entire cohort. What was behind it?",
         ),
     ),
     Frame(
@@ -703,7 +703,7 @@ _LESSONS = (
         questions=(
             "Why do some {module} gene lists contain calendar entries instead of names?",
             "What made a few genes disappear from {module}'s tables after someone edited them?",
-            "{module} can't match a couple of symbols that are definitely on the panel. Any history?",
+            "{module} can't match a couple of symbols that definitely belong in the design. Any history?",
         ),
     ),
     Frame(
@@ -722,7 +722,7 @@ _LESSONS = (
             "{module} found X heterozygosity in a sample labelled male; it was a swap, not mosaicism.",
         ),
         questions=(
-            "How did {module} figure out that two patients' tubes had been mixed up?",
+            "How did {module} figure out that two patients' specimens got mixed up?",
             "What should make me doubt that a {module} sample really is who the label says?",
             "{module} produced a result that made no sense for the patient. Has that happened before?",
         ),
