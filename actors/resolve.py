@@ -52,6 +52,7 @@ from reverie.conflicts import (
     Conflict,
     conflict_between,
     different_things,
+    one_kind_of_place,
     other_address,
     other_part,
     other_tool_version,
@@ -578,6 +579,8 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     an address it denies is not claimed)."""
     if not rival.verified or not other_address(note.statement, rival.statement):
         return None
+    if not one_kind_of_place(note.statement, rival.statement):
+        return None  # a bucket and a reference's file path: where two things live
     if not note.verified:
         return Conflict("value", "another address than the verified note prints")
     if note.scope != rival.scope or not _one_thing(note.statement, rival.statement):

@@ -280,3 +280,20 @@ def _one_tool(a: str, b: str) -> bool:
     shorter, longer = sorted((a, b), key=len)
     rest = longer[len(shorter):].split("-", 1)[0]
     return len(shorter) >= 3 and longer.startswith(shorter) and 0 < len(rest) <= 2 and rest[0].isalnum()
+
+
+#: Schemes of one kind of place: the web's (a host named bare is one too).
+_WEB = frozenset({"http", "https", ""})
+
+
+def place_kinds(found: frozenset[str]) -> frozenset[str]:
+    """The kinds of place addresses are (``s3``, ``gs``, ``file`` …; ``web`` for http, https and a bare host)."""
+    kinds = (address.split("://", 1)[0] if "://" in address else "" for address in found)
+    return frozenset("web" if kind in _WEB else kind for kind in kinds)
+
+
+def one_kind_of_place(a: str, b: str) -> bool:
+    """Both print an address of one kind of place: two buckets (``s3://a`` / ``s3://b``), two web
+    addresses — not a bucket and a reference genome's ``file:///refs/…`` path, nor a bucket and the URL
+    of a tool's banner (``http://nextflow.io``): those are two things however alike the readings."""
+    return bool(place_kinds(addresses(a)) & place_kinds(addresses(b)))

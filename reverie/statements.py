@@ -212,6 +212,7 @@ def read(text: str) -> Reading:
     values = _values(main)
     stated = tool_output.fields(text)
     _add_counts(values, stated)
+    _own_version(values, text)
     rejected_values: dict[str, set[float]] = {}
     for part in contrasts:
         for unit, found in _values(part, default_unit=_last_unit(values)).items():
@@ -248,6 +249,22 @@ def _add_counts(values: dict[str, set[float]], stated: dict[str, str]) -> None:
             values.setdefault(last, set()).add(version_value(value.lstrip("v")))
     for unit, found in versions.field_versions(stated).items():
         values.setdefault(unit, set()).update(found)
+
+
+#: A command asking a tool its version: ``nextflow -version``, ``java --version``, ``go version`` (``-v`` is as
+#: often "verbose" or a volume).
+_ASKS_VERSION = re.compile(r"(?:^|&&|;|\|)\s*(?:[\w.-]*/)?(?P<tool>[a-z][\w.+-]*)\s+(?:--?version|version)(?=\s|$)",
+                           re.IGNORECASE)
+
+
+def _own_version(values: dict[str, set[float]], text: str) -> None:
+    """A version printed bare by a command that asks a tool its version ("version 23.10.1 build 5917"
+    under ``$ nextflow -version``) is that tool's, as "Nextflow 23.10.1" is."""
+    if "version" not in values or not tool_output.is_tool_output(text):
+        return
+    asked = _ASKS_VERSION.search(tool_output.command_line(text))
+    if asked is not None:
+        values.setdefault(f"{asked.group('tool').lower()}{versions.SUFFIX}", set()).update(values.pop("version"))
 
 
 def _of_a_name(key: str, stated: dict[str, str]) -> bool:

@@ -74,6 +74,11 @@ def program(text: str) -> str:
     return words[0].lower() if words else ""
 
 
+def command_line(text: str) -> str:
+    """A tool output's command, without its prompt ("" for prose)."""
+    return _PROMPT_WORD.sub("", text.split("\n", 1)[0]) if is_tool_output(text) else ""
+
+
 _PROMPT_WORD = re.compile(r"^\s*(?:\$|PS>|\w*=?[>#]|>)\s*")
 
 

@@ -7,6 +7,7 @@ from reverie.conflicts import (
     conflict_between,
     conflicting,
     different_things,
+    one_kind_of_place,
     other_address,
     other_part,
     other_tool_version,
@@ -291,3 +292,19 @@ def test_parts_and_a_tools_versions_are_compared_as_one_fact() -> None:
     assert not other_tool_version("node 20.1.0", "nodejs 20.1.0")
     assert not other_tool_version("ruby 3.2.2", "rubygems 3.4.10")  # another tool
     assert not other_tool_version("python 3.11.2", "python-dateutil 2.8.2")
+
+
+def test_addresses_of_two_kinds_of_place_are_two_things() -> None:
+    bucket = "Publishing qc outputs to s3://gx-results-eu/qc/run_1"
+    assert one_kind_of_place(bucket, "$ aws s3 ls s3://gx-results/qc/")
+    assert not one_kind_of_place(bucket, "##reference=file:///refs/GRCh38/genome.fa")
+    assert not one_kind_of_place(bucket, "N E X T F L O W version 24.10.2 http://nextflow.io")
+    assert one_kind_of_place("curl -s https://ota.example.net/v2", "host = ota.example.dev:8443")  # the web's
+
+
+def test_a_version_printed_bare_under_a_command_asking_a_tool_its_version_is_that_tools() -> None:
+    banner = "$ cd ledger && nextflow -version\n  N E X T F L O W\n  version 23.10.1 build 5917\n  http://nextflow.io"
+    found = conflicting(banner, "ledger uses Nextflow 24.04.4, I installed it myself.")
+    assert found is not None and found.kind == "value"
+    assert conflicting(banner, "ledger uses Nextflow 23.10.1.") is None
+    assert "version" in read("$ grep -v version notes.txt\nversion 1.2.3").values  # -v asks no version

@@ -629,6 +629,12 @@ def test_readings_of_two_addresses_never_merge_however_alike() -> None:
      True),   # one thing (ledger-api's symbols), another address: the later reading wins
     ("$ git remote -v\norigin  https://github.com/atlas/ledger.git (fetch)",
      "$ curl -s https://ledger.internal/healthz\n{\"status\": \"ok\"}", False),  # two things' addresses
+    ("$ aws s3 ls s3://gx-results/ledger-api/ | tail -1\n   PRE run_2026-03-09/",
+     "INFO nextflow.processor.PublishDir - Publishing ledger-api outputs to s3://gx-results-eu/ledger-api/run_1",
+     True),   # another bucket of ledger-api's outputs
+    ("$ bcftools view -h results/ledger-api/NA12878.vcf.gz | grep '^##reference'\n##reference=file:///refs/GRCh38/genome.fa",
+     "INFO nextflow.processor.PublishDir - Publishing ledger-api outputs to s3://gx-results-eu/ledger-api/run_1",
+     False),  # a reference genome's path and a bucket: two kinds of place, two things
 ])
 def test_a_later_reading_printing_another_address_of_one_thing_supersedes_the_older(
         old_text: str, new_text: str, superseded: bool) -> None:

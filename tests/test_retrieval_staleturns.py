@@ -59,6 +59,8 @@ PRINTED = "$ grep -A2 '^\\[Symbols\\]' Config/ledger-api/DefaultEngine.ini\n[Sym
     (_note(PRINTED.format(url="https://syms.example.net/store").replace("ledger-api", "billing-api"), 3,
            kind="verified_fact", verified=True), False),  # another thing's address
     (_note("ledger-api symbols now go to https://syms.example.net/store", 3), False),  # said, not printed
+    (_note("$ grep -n dump Config/ledger-api/Crash.ini\n4:DumpDir=file:///var/crash/ledger-api", 3, kind="verified_fact",
+           verified=True), False),  # a local path: another kind of place, another thing
 ])
 def test_a_turn_naming_an_address_is_left_out_when_a_newer_reading_of_its_thing_prints_another(
         note: Candidate, dropped: bool) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.conflicts import addresses, conflict_between, other_part, shared_address, thing_names
+from reverie.conflicts import addresses, conflict_between, other_part, place_kinds, shared_address, thing_names
 from reverie.statements import Reading, asserts, content_words, part_names, read, replaced
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
@@ -113,7 +113,8 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
 
 def _other_address(text: str, note: _Newer) -> bool:
     said = addresses(text)
-    return bool(said) and not shared_address(said, note.addresses) and bool(thing_names(text) & note.names)
+    return (bool(said) and not shared_address(said, note.addresses) and bool(place_kinds(said) & place_kinds(note.addresses))
+            and bool(thing_names(text) & note.names))
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
