@@ -281,7 +281,7 @@ def identifiers(text: str) -> frozenset[str]:
     explicit unit follows ("2 hours"). Only explicit units count here: "migration 27 passes" names
     migration 27, it does not count 27 passes. The noun and its number stand on one line with only
     blanks, ``#`` or ``-`` between them: a count a tool prints under ``grep -c 'Partition:'`` names
-    no partition.
+    no partition. A month's day ("Mar-10") and a command's flag ("tail -2") name nothing.
     """
     folded = unicodedata.normalize("NFKC", text).lower()
     found = set()
@@ -289,8 +289,11 @@ def identifiers(text: str) -> frozenset[str]:
         before, token = match.group("noun"), match.group("number")
         if before in STOPWORDS or before in VERBS or before in NEGATORS:
             continue
-        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS:
-            continue
+        if before in _NUMBER_WORDS or before in _PREFIX_UNITS or before in _QUANTIFIERS or before in _MONTHS:
+            continue  # "Mar-10" is a date
+        between = folded[match.end("noun"):match.start("number")]
+        if between.strip() == "-" and between[0] in " \t":
+            continue  # "tail -2": a command's flag
         following = words(folded[match.end():match.end() + 40])
         if explicit_unit(before) or explicit_unit(following[0] if following else None):
             continue
@@ -298,6 +301,8 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_MONTHS = frozenset("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august "
+                    "september october november december".split())
 _NAMED_NUMBER = re.compile(r"(?<![\w'])(?P<noun>[a-z]++)[ \t]*+(?:[#-][ \t]*+)?(?<=[ \t#-])(?P<number>\d++)(?![\w]|\.\d)")
 
 

@@ -308,3 +308,9 @@ def test_a_version_printed_bare_under_a_command_asking_a_tool_its_version_is_tha
     assert found is not None and found.kind == "value"
     assert conflicting(banner, "ledger uses Nextflow 23.10.1.") is None
     assert "version" in read("$ grep -v version notes.txt\nversion 1.2.3").values  # -v asks no version
+
+
+def test_a_months_day_and_a_commands_flag_name_nothing() -> None:
+    assert identifiers("Mar-10 22:41:07.552 [Task monitor] INFO publishing") == frozenset()
+    assert identifiers("$ aws s3 ls s3://bucket/x/ | tail -2") == frozenset()
+    assert identifiers("pool-2 and PR #311") == {"pool 2", "pr 311"}

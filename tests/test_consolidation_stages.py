@@ -1000,3 +1000,15 @@ def test_a_persons_wish_never_disputes_a_tool_reading(kind: str, questioned: boo
 
 
 JENKINS_LINE = "Started by timer Running on win64-gpu-a10-07 in C:\\jenkins\\workspace\\ledger [Pipeline] stage (Compile)"
+
+
+def test_a_buckets_listing_and_a_log_publishing_into_it_are_one_reading() -> None:
+    """``aws s3 ls s3://x/ledger/`` and a log line publishing to ``s3://x/ledger/run_7``: one place read
+    at two depths — the listing's ``tail -2`` and the log's ``Mar-10`` name nothing by number, so the two
+    are not "two things"."""
+    near = _vec(SETTINGS.value_duplicate_similarity + 0.05)
+    listing = "$ aws s3 ls s3://gx-results/ledger/ | tail -2\n  PRE run_2026-03-09/\n  PRE run_2026-03-10/"
+    for bucket, groups in (("gx-results", 1), ("gx-results-eu", 2)):
+        log = f"Mar-10 22:41:07.552 [Task monitor] INFO PublishDir - Publishing ledger outputs to s3://{bucket}/ledger/run_7"
+        members = [Member(_reading(listing, "e1"), _vec(1.0)), Member(_reading(log, "e2", 5), near)]
+        assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
