@@ -103,6 +103,7 @@ def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) 
     found = [p for p in replaced(winner) if len(tokens(p)) <= MAX_PHRASE_WORDS and asserts(loser, p, share)]
     old_numbers, old_names = stated_values(without_replacements(loser))
     new_numbers, new_names = stated_values(without_replacements(winner))
+    old_numbers, new_numbers = _no_clock(old_numbers), _no_clock(new_numbers)
     for old, new in ((old_numbers, new_numbers), (old_names, new_names)):
         if old and new:
             gone = old - new
@@ -114,6 +115,14 @@ def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) 
     if wish and not found:
         found = _not_claimed([value] if (value := wish_value(loser)) else [], winner, share)
     return found
+
+
+def _no_clock(numbers: frozenset[str] | set[str]) -> set[str]:
+    """Numbers without a log's time of day or date ("22:41:07" is when, not what)."""
+    return {n for n in numbers if not _CLOCK.fullmatch(n) and not _DATE.fullmatch(n)}
+
+
+_CLOCK = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?")
 
 
 def wish_value(statement: str) -> str | None:
@@ -143,13 +152,16 @@ def changed_readings(loser: str, winner: str) -> list[str]:
     """The one address, part or named thing's version the loser states where the winner states
     another of the same kind, as the loser prints it ("s3://crashdump-symbols" against
     "https://symstore.build.internal/sym", "nRF52840" against "STM32U585", "5.5.0" of ``Engine Version:
-    5.5.0-31166578`` against an ``engine`` column's 5.3.2): what a turn restating the old reading names.
-    With two of a kind changed, which one was replaced is unknown, so neither is taken."""
+    5.5.0-31166578`` against an ``engine`` column's 5.3.2): what a turn restating the old reading names;
+    of an address, also the one piece of it that changed (:func:`_changed_segment`). With two of a kind
+    changed, which one was replaced is unknown, so neither is taken."""
     found: list[str] = []
     for kind in (addresses, part_names):
         old, new = kind(loser), kind(winner)
-        gone = old - new
-        found += sorted(gone) if len(gone) == 1 and new - old else []
+        gone, came = old - new, new - old
+        found += sorted(gone) if len(gone) == 1 and came else []
+        if kind is addresses and len(gone) == 1 and len(came) == 1:
+            found += _changed_segment(next(iter(gone)), next(iter(came)))
     old_versions, new_versions = _versions(loser), _versions(winner)
     for unit in old_versions.keys() & new_versions.keys():
         replaced_versions = old_versions[unit] - new_versions[unit]
@@ -157,6 +169,24 @@ def changed_readings(loser: str, winner: str) -> list[str]:
             printed = versions.printed_as(loser.lower(), next(iter(replaced_versions)))
             found += printed if len(printed) == 1 else []  # "engine 5.5.0 / sdk 5.5.2": which is the engine's?
     return found
+
+
+def _changed_segment(old: str, new: str) -> list[str]:
+    """The one piece of an address that another address changed, the rest alike as far as both go — a
+    bucket (``s3://gx-clinical-results/x/run_7`` against ``s3://gx-results-eu/x``), a directory
+    (``file:///refs/t2t-chm13v2.0/genome.fa`` against ``…/grch38/…``): what a turn names of the old
+    place ("x publishes to s3://gx-clinical-results", "x aligns against T2T-CHM13v2.0")."""
+    if old.split("://", 1)[0] != new.split("://", 1)[0]:
+        return []  # another kind of place altogether: no piece of it was replaced
+    first, second = _segments(old), _segments(new)
+    differing = [i for i in range(min(len(first), len(second))) if first[i] != second[i]]
+    if len(differing) != 1 or not distinctive(piece := first[differing[0]]):
+        return []
+    return [piece]
+
+
+def _segments(address: str) -> list[str]:
+    return [piece for piece in address.split("://", 1)[-1].split("/") if piece]
 
 
 def _versions(text: str) -> dict[str, frozenset[float]]:
@@ -185,8 +215,15 @@ def corrected_phrases(correction: str, share: float) -> list[str]:
 
 
 def _not_claimed(phrases: list[str], winner: str, share: float) -> list[str]:
+    """The phrases the winner's claim does not state: a one-token value ("gx-clinical-results") only where
+    it prints it, a phrase where its main clause asserts most of its words."""
     claim = without_replacements(winner)
-    return [p for p in dict.fromkeys(phrases) if not mentions(claim, p) and not asserts(winner, p, share)]
+    return [p for p in dict.fromkeys(phrases) if not mentions(claim, p)
+            and (_ONE_VALUE.fullmatch(p) is not None or not asserts(winner, p, share))]
+
+
+#: One token with a value's inner punctuation: its pieces ("gx", "results") are no claim of it.
+_ONE_VALUE = re.compile(r"\S*\w[-_./:]\w\S*")
 
 
 def restates(text: str, phrases: Iterable[str], share: float) -> bool:

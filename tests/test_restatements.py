@@ -221,3 +221,12 @@ def test_a_personal_notes_restatement_may_be_said_in_any_module(minilm: Embedder
     vectors = minilm.embed([said, old])
     claim = Overturned(note, ["table"], at, frozenset(), loser=True)
     assert restatements(claim, [turn], vectors[:1], vectors[1], ConsolidationSettings()) == [turn]
+
+
+def test_the_changed_piece_of_an_address_is_a_stale_phrase_and_a_logs_clock_is_none() -> None:
+    old = "Mar-10 22:41:07.552 INFO PublishDir - Publishing ledger outputs to s3://gx-clinical-results/ledger/run_7"
+    new = "$ aws s3 ls s3://gx-results-eu/ledger/ | tail -2\nPRE run_2026-03-09/\nPRE run_2026-03-10/"
+    found = stale_phrases(old, new, 0.6)
+    assert "gx-clinical-results" in found and "22:41:07" not in found  # its pieces "gx", "results" claim nothing
+    reference = "$ bcftools view -h x.vcf.gz | grep '^##reference'\n##reference=file:///refs/{}/genome.fa"
+    assert "t2t-chm13v2.0" in stale_phrases(reference.format("T2T-CHM13v2.0"), reference.format("GRCh38"), 0.6)
