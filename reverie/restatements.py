@@ -118,11 +118,12 @@ def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) 
 
 
 def _no_clock(numbers: frozenset[str] | set[str]) -> set[str]:
-    """Numbers without a log's time of day or date ("22:41:07" is when, not what)."""
-    return {n for n in numbers if not _CLOCK.fullmatch(n) and not _DATE.fullmatch(n)}
+    """Numbers without a log's time stamp or date ("22:41:07" is when, not what; a time a rule sets, "02:00",
+    has no seconds and stays)."""
+    return {n for n in numbers if not _STAMP.fullmatch(n) and not _DATE.fullmatch(n)}
 
 
-_CLOCK = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?")
+_STAMP = re.compile(r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?")
 
 
 def wish_value(statement: str) -> str | None:

@@ -228,5 +228,6 @@ def test_the_changed_piece_of_an_address_is_a_stale_phrase_and_a_logs_clock_is_n
     new = "$ aws s3 ls s3://gx-results-eu/ledger/ | tail -2\nPRE run_2026-03-09/\nPRE run_2026-03-10/"
     found = stale_phrases(old, new, 0.6)
     assert "gx-clinical-results" in found and "22:41:07" not in found  # its pieces "gx", "results" claim nothing
+    assert "02:00" in stale_phrases("Backups run at 02:00 UTC.", "Backups run at 04:00 UTC now.", 0.6)  # a set time
     reference = "$ bcftools view -h x.vcf.gz | grep '^##reference'\n##reference=file:///refs/{}/genome.fa"
     assert "t2t-chm13v2.0" in stale_phrases(reference.format("T2T-CHM13v2.0"), reference.format("GRCh38"), 0.6)
