@@ -90,3 +90,21 @@ def test_what_is_never_compared() -> None:
     assert _left_out(READINGS, sims, vectors={"new": AXIS[0]}) == []  # a row the cache no longer holds
     assert _left_out([READINGS[0], _row("x", "lesson", "module:p1/api", 3), READINGS[1]], {**sims, "x": 0.4}, k=2) == []
     assert _left_out([READINGS[0], _row("x", "lesson", "module:p1/api", 3), READINGS[1]], {**sims, "x": 0.4}, k=3) == ["old"]
+
+
+BUCKET = "$ aws s3 ls s3://gx-results-eu/api/ | tail -2\n  PRE run_2026-03-09/\n  PRE run_2026-03-10/"
+BANNER = "$ cd api && nextflow -version\n  N E X T F L O W\n  version 23.10.1 build 5917\n  http://nextflow.io"
+PUBLISH = "INFO PublishDir - Publishing api outputs to s3://gx-results/api/run_7"
+
+
+@pytest.mark.parametrize(("newer", "left_out"), [
+    (BANNER, []),            # a version banner prints no kind of value the bucket listing does
+    (PUBLISH, ["old"]),      # another reading of a bucket stands for the older one
+])
+def test_a_newer_reading_stands_only_for_a_reading_of_one_kind_of_value(newer: str, left_out: list[str]) -> None:
+    rows = [{**READINGS[0], "statement": BUCKET}, {**READINGS[1], "statement": newer}]
+    chunk = pa.Table.from_pylist(rows)
+    ranked = [(Candidate(Cached(r["note_id"], 1, r["statement"], chunk, i), 0.5, 0.0), 1.0 / (i + 1))
+              for i, r in enumerate(rows)]
+    _, passed = newest_in_slot(ranked, _placed({"old": AXIS[0], "new": AXIS[0]}), 8, SETTINGS)
+    assert [c.cached.note_id for c in passed] == left_out

@@ -11,7 +11,8 @@ same cache block (scope, and project for a personal scope) answers the question 
 
 - both are verified tool readings (``verified_fact``), at least ``newer_reading_similarity`` alike,
   the newer at most ``newer_reading_margin`` less similar to the question than the older (tools word
-  one reading apart: a later one nearly as close stands);
+  one reading apart: a later one nearly as close stands), and where both print values, some of one
+  kind (a unit, a kind of place, a part: a bucket's listing never stands for a version banner);
 - or both are one agent's preferences or constraints (a personal scope), at least
   ``newer_preference_similarity`` alike, the newer closer to the question than the older by
   ``newer_preference_lead`` at least (one person's preferences coexist: only a later one that fits
@@ -28,10 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
+from reverie.conflicts import addresses, place_kinds
 from reverie.settings import RetrievalSettings
+from reverie.statements import part_names, read
 from reverie.store.scopes import is_personal
 from serve.retrieval.scopeblock import BlockKey, Cached, Candidate
 
@@ -49,6 +53,7 @@ class _Claim:
     relevance: float
     vector: np.ndarray
     linked: frozenset[str]
+    printed: frozenset[str] = frozenset()  # a reading's kinds of value (:func:`printed_kinds`)
 
 
 def newest_in_slot(notes: Ranked, placed: Placed, k: int, settings: RetrievalSettings) -> tuple[Ranked, list[Candidate]]:
@@ -67,7 +72,17 @@ def _claim(position: int, candidate: Candidate, placed: Placed) -> _Claim | None
     where = placed(cached) if family is not None else None
     if family is None or where is None:
         return None
-    return _Claim(position, cached.note_id, family, where[0], cached.seen, candidate.similarity, where[1], cached.linked)
+    printed = printed_kinds(cached.statement) if family == "reading" else frozenset()
+    return _Claim(position, cached.note_id, family, where[0], cached.seen, candidate.similarity, where[1], cached.linked,
+                  printed)
+
+
+@lru_cache(maxsize=16384)
+def printed_kinds(statement: str) -> frozenset[str]:
+    """The kinds of value a reading prints: the units of its values (``cuda``, ``nextflow version``), the
+    kinds of place of its addresses (``place:s3``, ``place:web``) and parts (``part``)."""
+    kinds = {*read(statement).values, *(f"place:{kind}" for kind in place_kinds(addresses(statement)))}
+    return frozenset(kinds | ({"part"} if part_names(statement) else set()))
 
 
 def _family(cached: Cached) -> str | None:
@@ -83,6 +98,8 @@ def _replaces(new: _Claim, old: _Claim, settings: RetrievalSettings) -> bool:
             or old.note_id in new.linked or new.note_id in old.linked or new.relevance < settings.relevance_similarity):
         return False
     if new.family == "reading":
+        if new.printed and old.printed and not new.printed & old.printed:
+            return False  # a bucket's listing and a tool's version banner: readings of two settings
         alike, margin = settings.newer_reading_similarity, settings.newer_reading_margin
     else:
         alike, margin = settings.newer_preference_similarity, -settings.newer_preference_lead
