@@ -200,8 +200,9 @@ class ScopeBlock:
         if ann is not None:
             slots, sims = self._approximate(a, ann, query, depth, settings)
         else:
-            slots = np.arange(a.n)
-            sims = a.vectors[: a.n] @ query
+            n = a.n  # read once: a refresh may append a row between two reads of it
+            slots = np.arange(n)
+            sims = a.vectors[:n] @ query
         keep = a.live[slots] & (a.expires_at[slots] > now) & (sims >= settings.min_similarity)
         slots, sims = slots[keep], sims[keep]
         dense = self.weight * sims + priors(settings, a.fresh_at[slots], a.confidence[slots], a.hits[slots], now)
