@@ -117,10 +117,10 @@ def stale_phrases(loser: str, winner: str, share: float, *, wish: bool = False) 
     return found
 
 
-def _no_clock(numbers: frozenset[str] | set[str]) -> set[str]:
+def _no_clock(numbers: frozenset[str]) -> frozenset[str]:
     """Numbers without a log's time stamp or date ("22:41:07" is when, not what; a time a rule sets, "02:00",
     has no seconds and stays)."""
-    return {n for n in numbers if not _STAMP.fullmatch(n) and not _DATE.fullmatch(n)}
+    return frozenset(n for n in numbers if not _STAMP.fullmatch(n) and not _DATE.fullmatch(n))
 
 
 _STAMP = re.compile(r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?")
