@@ -552,7 +552,7 @@ def _other_name(note: Note, rival: Note, explicit: bool) -> Conflict | None:
     disputed this way (the claim then stays an open question beside it)."""
     if not explicit or not rival.verified:
         return None
-    module = frozenset({rival.module.lower()}) if rival.module else frozenset()  # what both are about
+    module = _module_name(rival)  # what both are about
     names = (stated_values(note.statement)[1] | part_names(note.statement)) - module
     other_names = (stated_values(rival.statement)[1] | part_names(rival.statement)) - module
     if names and other_names and not names & other_names and not stated_values(note.statement)[0]:
@@ -588,6 +588,11 @@ def _other_address(note: Note, rival: Note) -> Conflict | None:
     return Conflict("value", "another address than the other verified reading prints")
 
 
+def _module_name(note: Note) -> frozenset[str]:
+    """The name of the module a note is about, lower case (no value of it: every note of the module names it)."""
+    return frozenset({note.module.lower()}) if note.module else frozenset()
+
+
 def _wish_and_reading(note: Note, rival: Note) -> bool:
     """A person's preference and a tool's reading never contradict: one says what someone wants, the other
     what a tool printed ("build results as a summary in #build-status" beside a build log naming its agent)."""
@@ -605,8 +610,7 @@ def _other_printed(note: Note, rival: Note, sim: float, settings: ConsolidationS
         return None
     if sim < settings.correction_value_similarity:
         return None
-    module = frozenset({rival.module.lower()}) if rival.module else frozenset()
-    if other_part(note.statement, rival.statement, module) or other_tool_version(note.statement, rival.statement):
+    if other_part(note.statement, rival.statement, _module_name(rival)) or other_tool_version(note.statement, rival.statement):
         return Conflict("value", "another part or tool version than the other verified reading prints")
     return None
 

@@ -251,7 +251,11 @@ def other_part(a: str, b: str, ignored: frozenset[str] = frozenset()) -> bool:
     """Both print parts (a chip, a machine type, an agent pool: :func:`part_names`; ``ignored`` — the
     module both are about — is none) and none in common: ``[STM32U585.cpu] examination succeeded`` /
     ``"soc": "ESP32-S3"``. A part and an instance of it (``win64-gpu-a10`` / ``win64-gpu-a10-07``) are one."""
-    first, second = part_names(a) - ignored, part_names(b) - ignored
+    return parts_apart(part_names(a) - ignored, part_names(b) - ignored)
+
+
+def parts_apart(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Two sets of parts, both named and none one of the other's (:func:`other_part`)."""
     return bool(first) and bool(second) and not any(_one_part(x, y) for x in first for y in second)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reverie.conflicts import addresses, conflict_between, other_part, place_kinds, shared_address, thing_names
+from reverie.conflicts import addresses, conflict_between, parts_apart, place_kinds, shared_address, thing_names
 from reverie.statements import Reading, asserts, content_words, part_names, read, replaced
 from serve.retrieval.agentturns import Turn, TurnHits
 from serve.retrieval.scopeblock import Candidate
@@ -48,7 +48,7 @@ class _Newer:
     reading: Reading | None  # a verified reading with values: a turn must name one of its units to differ
     addresses: frozenset[str] = frozenset()  # a verified reading's addresses
     names: frozenset[str] = frozenset()  # and the names it states (a turn must share one)
-    statement: str = ""  # a verified reading that prints parts
+    parts: frozenset[str] = frozenset()  # the parts a verified reading prints
 
 
 def without_overturned(turns: TurnHits, notes: Iterable[Candidate], overlap: float) -> TurnHits:
@@ -74,11 +74,11 @@ def _newer(candidate: Candidate) -> _Newer | None:
     reading = read(cached.statement) if verified else None
     reading = reading if reading is not None and reading.values else None
     printed = addresses(cached.statement) if verified else frozenset()
-    parts = verified and bool(part_names(cached.statement))
+    parts = part_names(cached.statement) if verified else frozenset()
     if not phrases and reading is None and not printed and not parts:
         return None
     names = thing_names(cached.statement) if printed or parts else frozenset()
-    return _Newer(cached.seen, phrases, reading, printed, names, cached.statement if parts else "")
+    return _Newer(cached.seen, phrases, reading, printed, names, parts)
 
 
 @lru_cache(maxsize=16384)
@@ -106,7 +106,7 @@ def _overturned(turn: Turn, newer: list[_Newer], overlap: float) -> bool:
                 return True
         if note.addresses and "://" in text and _other_address(text, note):
             return True
-        if note.statement and other_part(text, note.statement) and thing_names(text) & note.names:
+        if note.parts and parts_apart(part_names(text), note.parts) and thing_names(text) & note.names:
             return True
     return False
 
