@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import ray
 
+from actors.dedupe import WISHES
 from actors.plan import Change
 from actors.triggers import AgentActivity
+from reverie.alternatives import Alternatives, learn
 from reverie.clock import Clock, SystemClock
 from reverie.context_keys import TurnKey
 from reverie.embed import spec_for
@@ -117,6 +119,20 @@ class StoreGateway:
         dim = self._store.tables.spec.dim
         vectors = np.asarray([r["vector"] for r in ordered], dtype=np.float32).reshape(len(ordered), dim)
         return [note_from_row(r) for r in ordered], vectors
+
+    def alternatives(self, projects: Sequence[str]) -> Alternatives:
+        """The values the wishes of ``projects``' people fill one frame with (``reverie.alternatives``):
+        read here, from every person's preferences and constraints of those projects (all statuses but
+        deleted), so only the values leave the store, never a statement of another agent."""
+        from reverie.store import NoteFilter
+
+        if not projects:
+            return Alternatives()
+        where = NoteFilter(projects=projects, scope_kinds=["personal"], types=sorted(WISHES), exclude_statuses=["deleted"])
+        rows = self._store.notes.frame(where, ["scope", "statement"]).to_pylist()
+        kept = NoteFilter(projects=projects, scope_kinds=["module"], exclude_statuses=["deleted"])
+        modules = {m for m in self._store.notes.frame(kept, ["module"]).column("module").to_pylist() if m}
+        return learn(((r["scope"], r["statement"]) for r in rows), names=[*projects, *modules])
 
     # --- the batch of a run --------------------------------------------------------------------------
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:

@@ -13,6 +13,7 @@ from datetime import datetime
 
 import numpy as np
 
+from reverie.alternatives import Alternatives
 from reverie.records import AuditAction, Candidate, Note, Session
 from reverie.statements import normalise, stable_digest
 
@@ -88,6 +89,7 @@ class NoteIndex:
     def __init__(self, notes: Sequence[Note], vectors: np.ndarray, slot_vectors: dict[str, np.ndarray] | None = None) -> None:
         self.notes = list(notes)
         self.slot_vectors = dict(slot_vectors or {})
+        self.alternatives = Alternatives()
         dim = vectors.shape[1] if vectors.ndim == 2 else 0
         self.vectors = vectors.reshape(len(self.notes), dim).astype(np.float32) if self.notes else np.zeros((0, dim), np.float32)
         self._by_id = {n.note_id: i for i, n in enumerate(self.notes)}
@@ -117,6 +119,13 @@ class NoteIndex:
         index = NoteIndex.__new__(NoteIndex)
         index.__dict__.update(self.__dict__)
         index.slot_vectors = {**self.slot_vectors, **found}
+        return index
+
+    def with_alternatives(self, alternatives: Alternatives) -> NoteIndex:
+        """The index with the values its project's people fill one frame with (``reverie.alternatives``)."""
+        index = NoteIndex.__new__(NoteIndex)
+        index.__dict__.update(self.__dict__)
+        index.alternatives = alternatives
         return index
 
     def nearest_in(self, vector: np.ndarray, scopes: Iterable[str], k: int,

@@ -269,10 +269,12 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
         return []
     mine = [views[i].note if i in views else n for n in index.notes if (i := n.note_id) not in run.position]
     mine += [views[i].note for i in run.ids[:run.position.get(note.note_id, len(run.ids))]]
+    wishes = [other for other in mine if other.scope == note.scope and other.type in WISHES and live_claim(other)
+              and other.note_id != note.note_id]
+    if found := _other_filler(note, wishes, index):
+        return found
     scored = []
-    for other in mine:
-        if other.scope != note.scope or other.type not in WISHES or not live_claim(other) or other.note_id == note.note_id:
-            continue
+    for other in wishes:
         theirs = run.vector(other.note_id) if other.note_id in run.position else index.vector(other.note_id)
         if theirs is not None:
             scored.append((float(theirs @ vector), other.note_id, other))
@@ -290,6 +292,15 @@ def _changed_wish(note: Note, vector: np.ndarray, views: dict[str, Change], run:
         return []
     why = Rivalry("correction", "the same person's nearest wish (or its restatement), which it changes", correction=True)
     return [(wish, why) for wish in (target, *mates)]
+
+
+def _other_filler(note: Note, wishes: Sequence[Note], index: NoteIndex) -> list[tuple[Note, Rivalry]]:
+    """The person's wishes naming another value of a frame the change names one of: "Write new
+    pipelines in Snakemake." / "Write new pipelines in WDL on Cromwell." said by two people of the
+    project make "we switched to WDL on Cromwell" change every live wish of its author naming Snakemake
+    (``reverie.alternatives``, read from the project's wishes; the embedding does not relate the values)."""
+    why = Rivalry("correction", "the same person's wish of another value of one frame, which it changes", correction=True)
+    return [(wish, why) for wish in wishes if index.alternatives.changed(wish.statement, note.statement)]
 
 
 def _one_wish(note: Note, rival: Note) -> bool:

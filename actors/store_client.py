@@ -18,6 +18,7 @@ import ray
 
 from actors.plan import Change
 from actors.triggers import AgentActivity
+from reverie.alternatives import Alternatives
 from reverie.context_keys import TurnKey
 from reverie.embed import Embedder
 from reverie.ports import STORE_ACTOR, AgentInfo, CaptureResult, ConsolidationResult
@@ -41,6 +42,8 @@ class StoreClient(Protocol):
                    limit: int) -> list[Event]: ...
 
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]: ...
+
+    def alternatives(self, projects: Sequence[str]) -> Alternatives: ...
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch: ...
 
@@ -118,6 +121,9 @@ class RemoteStoreClient:
 
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
         return self._call("notes_for", agent_id, list(scopes), list(projects))  # type: ignore[no-any-return]
+
+    def alternatives(self, projects: Sequence[str]) -> Alternatives:
+        return self._call("alternatives", list(projects))  # type: ignore[no-any-return]
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:
         return self._call("begin", agent_id, project, stats)  # type: ignore[no-any-return]
