@@ -155,6 +155,7 @@ def resolve(changes: Sequence[Change], index: NoteIndex, settings: Consolidation
             if not live_claim(views[note_id].note):
                 break
     views = _recheck_own_claims(views, run, index, settings, now, agent_id)
+    views = _recheck_own_wishes(views, index, settings, now, agent_id)
     return assign_slots(list(views.values()), index, run, settings)
 
 
@@ -175,6 +176,28 @@ def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteI
             views = {**views, note.note_id: change}
             rival, rivalry = rivals[0]
             views = _apply(views, note.note_id, rival, rivalry, settings, now, agent_id)
+    return views
+
+
+def _recheck_own_wishes(views: dict[str, Change], index: NoteIndex, settings: ConsolidationSettings, now: datetime,
+                        agent_id: str) -> dict[str, Change]:
+    """The agent's own live wishes worded as a change, against their older live wishes naming another
+    value of one frame (:func:`_other_filler`): the frame may have been learnt from the project's people
+    after the change was consolidated ("Correction: snippets in plain SQL." on day 8, "Write examples
+    for me in plain SQL." said by a colleague on day 12). Only a strictly later change supersedes."""
+    current = {n.note_id: n for n in index.notes} | {i: c.note for i, c in views.items()}
+    wishes = [n for n in current.values() if n.scope == f"personal:{agent_id}" and n.type in WISHES and live_claim(n)]
+    why = Rivalry("correction", "the same person's later wish of another value of one frame", correction=True)
+    changes = [n for n in wishes if _changes_a_wish(n) and not _names_module(n, index)]
+    for new in sorted(changes, key=lambda n: (evidence_time(n), n.note_id)):
+        for old in wishes:
+            if not (live_claim(views[new.note_id].note if new.note_id in views else new)
+                    and evidence_time(old) < evidence_time(new) and index.alternatives.changed(old.statement, new.statement)):
+                continue
+            current_old = views[old.note_id].note if old.note_id in views else old
+            if live_claim(current_old):
+                views = {**views, new.note_id: views.get(new.note_id) or Change(new, "edit", "checked against older wishes")}
+                views = _apply(views, new.note_id, current_old, why, settings, now, agent_id)
     return views
 
 

@@ -13,6 +13,7 @@ from actors.plan import Change, Member, NoteIndex, RunContext, note_id_for
 from actors.prune import prune
 from actors.resolve import decide, resolve
 from actors.trust import tier, weigh
+from reverie.alternatives import learn
 from reverie.conflicts import conflict_between
 from reverie.records import Candidate, Note, Session
 from reverie.settings import ConsolidationSettings
@@ -1012,3 +1013,41 @@ def test_a_buckets_listing_and_a_log_publishing_into_it_are_one_reading() -> Non
         log = f"Mar-10 22:41:07.552 [Task monitor] INFO PublishDir - Publishing ledger outputs to s3://{bucket}/ledger/run_7"
         members = [Member(_reading(listing, "e1"), _vec(1.0)), Member(_reading(log, "e2", 5), near)]
         assert len(deduplicate(members, EMPTY, SETTINGS, "a1")) == groups
+
+
+def test_a_changed_wish_the_embedding_does_not_relate_changes_the_wishes_naming_another_filler_of_its_frame() -> None:
+    """"we switched to WDL on Cromwell" at cosine 0.05 to "Snakemake is what I want": the project's
+    people fill "Write new pipelines in _." with both, so every live wish of the author naming
+    Snakemake is changed, and a wish of another frame is not."""
+    first = _wish("n-snake", "Snakemake is what I want new workflows in.").model_copy(update={"subject": "workflows"})
+    again = _wish("n-again", "Every one-off script ends up ported to Snakemake; just start there.").model_copy(
+        update={"subject": "scripts"})
+    plots = _wish("n-plots", "Curves on a log scale, please.").model_copy(update={"subject": "curves"})
+    alternatives = learn([("personal:a2", "Write new pipelines in Snakemake."),
+                          ("personal:a3", "Write new pipelines in WDL on Cromwell.")])
+    index = NoteIndex([first, again, plots], np.stack([_vec(1.0), _vec(1.0, axis=4, other=5), _vec(1.0, axis=2, other=3)]))
+    vector = _unit([0.05, 0.0, 0.3, 0.9, 0.05])  # nearer the plots than either Snakemake note
+    change = _cand("Didn't I tell you we switched to WDL on Cromwell? New stuff goes there.", "e9",
+                   kind="constraint", subject="stuff").model_copy(update={"tags": ["correction"]})
+    notes = _run([Member(change, vector)], index.with_alternatives(alternatives))
+    assert [i for i in ("n-snake", "n-again", "n-plots") if notes.get(i) and notes[i].status == "superseded"] == [
+        "n-snake", "n-again"]
+    assert "n-plots" not in notes or notes["n-plots"].status == "active"
+
+
+def test_a_stored_change_supersedes_the_older_wish_once_the_project_fills_one_frame_with_both_values() -> None:
+    """The change was consolidated before any colleague said "Write examples in plain SQL."; a later
+    run of its author, about something else, settles it. A wish observed after the change stays."""
+    old = _wish("n-scala", "I think in Scala, so keep the samples in it.")
+    change = _wish("n-sql", "Correction: snippets in plain SQL.").model_copy(update={
+        "tags": ["correction"], "last_seen_at": NOW - timedelta(days=3), "subject": "snippets"})
+    later = _wish("n-later", "Write examples for me in Scala, after all.").model_copy(update={
+        "last_seen_at": NOW - timedelta(days=2), "subject": "examples"})
+    alternatives = learn([("personal:a2", "Write examples for me in Scala."), ("personal:a3", "Write examples for me in plain SQL.")])
+    index = NoteIndex([old, change, later], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3), _vec(1.0, axis=4, other=5)]))
+    unrelated = Member(_cand("Curves on a log scale, please.", "e9", subject="curves"), _vec(1.0, axis=6, other=7))
+    before = _run([unrelated], index)
+    assert "n-scala" not in before or before["n-scala"].status == "active"
+    after = _run([unrelated], index.with_alternatives(alternatives))
+    assert (after["n-scala"].status, after["n-scala"].superseded_by) == ("superseded", "n-sql")
+    assert "n-later" not in after or after["n-later"].status == "active"
