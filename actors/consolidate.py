@@ -169,7 +169,7 @@ class Consolidation:
         scopes = sorted({m.candidate.scope for m in prepared.members})
         projects = sorted({s.project for s in picked})
         notes, vectors = self._store.notes_for(self.agent_id, scopes, projects)
-        index = NoteIndex(notes, vectors).with_alternatives(self._store.alternatives(projects))
+        index = NoteIndex(notes, vectors).with_alternatives(self._store.alternatives())
         index = self._with_slots(index, prepared.members)
         ctx = RunContext(self.agent_id, self._clock.now(), {s.session_id: s for s in picked})
         drafts = deduplicate(prepared.members, index, settings, self.agent_id)

@@ -120,19 +120,18 @@ class StoreGateway:
         vectors = np.asarray([r["vector"] for r in ordered], dtype=np.float32).reshape(len(ordered), dim)
         return [note_from_row(r) for r in ordered], vectors
 
-    def alternatives(self, projects: Sequence[str]) -> Alternatives:
-        """The values the wishes of ``projects``' people fill one frame with (``reverie.alternatives``):
-        read here, from every person's preferences and constraints of those projects (all statuses but
-        deleted), so only the values leave the store, never a statement of another agent."""
+    def alternatives(self) -> Alternatives:
+        """The values the team's people fill one frame with (``reverie.alternatives``): read here, from
+        every person's preferences and constraints of every project (all statuses but deleted; a choice
+        between two values is the same choice in another project), so only the values leave the store,
+        never another agent's statement. Module and project names are never values."""
         from reverie.store import NoteFilter
 
-        if not projects:
-            return Alternatives()
-        where = NoteFilter(projects=projects, scope_kinds=["personal"], types=sorted(WISHES), exclude_statuses=["deleted"])
+        where = NoteFilter(scope_kinds=["personal"], types=sorted(WISHES), exclude_statuses=["deleted"])
         rows = self._store.notes.frame(where, ["scope", "statement"]).to_pylist()
-        kept = NoteFilter(projects=projects, scope_kinds=["module"], exclude_statuses=["deleted"])
-        modules = {m for m in self._store.notes.frame(kept, ["module"]).column("module").to_pylist() if m}
-        return learn(((r["scope"], r["statement"]) for r in rows), names=[*projects, *modules])
+        places = self._store.notes.frame(NoteFilter(exclude_statuses=["deleted"]), ["project", "module"])
+        names = {n for column in ("project", "module") for n in places.column(column).to_pylist() if n}
+        return learn(((r["scope"], r["statement"]) for r in rows), names=names)
 
     # --- the batch of a run --------------------------------------------------------------------------
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:

@@ -122,7 +122,7 @@ class NoteIndex:
         return index
 
     def with_alternatives(self, alternatives: Alternatives) -> NoteIndex:
-        """The index with the values its project's people fill one frame with (``reverie.alternatives``)."""
+        """The index with the values the team's people fill one frame with (``reverie.alternatives``)."""
         index = NoteIndex.__new__(NoteIndex)
         index.__dict__.update(self.__dict__)
         index.alternatives = alternatives

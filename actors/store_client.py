@@ -43,7 +43,7 @@ class StoreClient(Protocol):
 
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]: ...
 
-    def alternatives(self, projects: Sequence[str]) -> Alternatives: ...
+    def alternatives(self) -> Alternatives: ...
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch: ...
 
@@ -122,8 +122,8 @@ class RemoteStoreClient:
     def notes_for(self, agent_id: str, scopes: Sequence[str], projects: Sequence[str] = ()) -> tuple[list[Note], np.ndarray]:
         return self._call("notes_for", agent_id, list(scopes), list(projects))  # type: ignore[no-any-return]
 
-    def alternatives(self, projects: Sequence[str]) -> Alternatives:
-        return self._call("alternatives", list(projects))  # type: ignore[no-any-return]
+    def alternatives(self) -> Alternatives:
+        return self._call("alternatives")  # type: ignore[no-any-return]
 
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:
         return self._call("begin", agent_id, project, stats)  # type: ignore[no-any-return]

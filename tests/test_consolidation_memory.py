@@ -197,16 +197,15 @@ def test_a_printed_module_reading_is_stored_with_its_module_in_its_vector(fleet:
     assert float(stored @ framed) > 0.999 > float(stored @ plain)
 
 
-def test_a_changed_wish_finds_the_old_one_by_the_values_the_projects_people_fill_one_frame_with(fleet: Fleet) -> None:
-    """MiniLM does not relate "WDL on Cromwell" to "Snakemake"; two people of the project saying "Write
-    new pipelines in _." with each does (``reverie.alternatives``, read by the gateway)."""
+def test_a_changed_wish_finds_the_old_one_by_the_values_the_teams_people_fill_one_frame_with(fleet: Fleet) -> None:
+    """MiniLM does not relate "WDL on Cromwell" to "Snakemake"; two people of the team saying "Write
+    new pipelines in _." with each, in two projects, does (``reverie.alternatives``, read by the gateway)."""
     fleet.say("a2", "s2", "Write new pipelines in Snakemake.", tags=["preference"])
-    fleet.say("a3", "s3", "Write new pipelines in WDL on Cromwell.", tags=["preference"])
+    fleet.say("a3", "s3", "Write new pipelines in WDL on Cromwell.", tags=["preference"], project="other")
     fleet.say("a1", "s1", "Snakemake is what I want new workflows in, since the rest of the group can maintain it.",
               tags=["preference"])
     for agent in ("a1", "a2", "a3"):
         fleet.memory(agent).consolidate()
-    assert fleet.gateway.alternatives(["elsewhere"]).group == {}
     fleet.say("a1", "s4", "Didn't I tell you we switched to WDL on Cromwell? New stuff goes there.", tags=["correction"])
     fleet.memory("a1").consolidate()
     [old] = [n for n in fleet.notes("a1") if "Snakemake" in n.statement]

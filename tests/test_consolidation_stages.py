@@ -1043,7 +1043,8 @@ def test_a_stored_change_supersedes_the_older_wish_once_the_project_fills_one_fr
         "tags": ["correction"], "last_seen_at": NOW - timedelta(days=3), "subject": "snippets"})
     later = _wish("n-later", "Write examples for me in Scala, after all.").model_copy(update={
         "last_seen_at": NOW - timedelta(days=2), "subject": "examples"})
-    alternatives = learn([("personal:a2", "Write examples for me in Scala."), ("personal:a3", "Write examples for me in plain SQL.")])
+    alternatives = learn([("personal:a2", "Write examples for me in Scala."),
+                          ("personal:a3", "Write examples for me in plain SQL.")])
     index = NoteIndex([old, change, later], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3), _vec(1.0, axis=4, other=5)]))
     unrelated = Member(_cand("Curves on a log scale, please.", "e9", subject="curves"), _vec(1.0, axis=6, other=7))
     before = _run([unrelated], index)
