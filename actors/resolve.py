@@ -181,24 +181,44 @@ def _recheck_own_claims(views: dict[str, Change], run: _RunVectors, index: NoteI
 
 def _recheck_own_wishes(views: dict[str, Change], index: NoteIndex, settings: ConsolidationSettings, now: datetime,
                         agent_id: str) -> dict[str, Change]:
-    """The agent's own live wishes worded as a change, against their older live wishes naming another
-    value of one frame (:func:`_other_filler`): the frame may have been learnt from the project's people
-    after the change was consolidated ("Correction: snippets in plain SQL." on day 8, "Write examples
-    for me in plain SQL." said by a colleague on day 12). Only a strictly later change supersedes."""
+    """The agent's wishes worded as a change, against their older live wishes naming another value of
+    one frame (:func:`_other_filler`): the frame may have been learnt from the team after the change was
+    consolidated ("Correction: snippets in plain SQL." on day 8, "Write examples for me in plain SQL."
+    said by a colleague on day 12). Only a strictly later change supersedes, and the change's live note
+    wins: the change itself, or the note of its value that a later restatement superseded it with."""
     current = {n.note_id: n for n in index.notes} | {i: c.note for i, c in views.items()}
-    wishes = [n for n in current.values() if n.scope == f"personal:{agent_id}" and n.type in WISHES and live_claim(n)]
+    mine = [n for n in current.values() if n.scope == f"personal:{agent_id}" and n.type in WISHES]
     why = Rivalry("correction", "the same person's later wish of another value of one frame", correction=True)
-    changes = [n for n in wishes if _changes_a_wish(n) and not _names_module(n, index)]
-    for new in sorted(changes, key=lambda n: (evidence_time(n), n.note_id)):
-        for old in wishes:
-            if not (live_claim(views[new.note_id].note if new.note_id in views else new)
-                    and evidence_time(old) < evidence_time(new) and index.alternatives.changed(old.statement, new.statement)):
+    changes = [n for n in mine if n.status != "deleted" and _changes_a_wish(n) and not _names_module(n, index)]
+    for change in sorted(changes, key=lambda n: (evidence_time(n), n.note_id)):
+        for old_id in [n.note_id for n in mine]:
+            winner, old = _standing_for(change, current, index), current[old_id]
+            if winner is None or not _changed_by(old, change, winner, index):
                 continue
-            current_old = views[old.note_id].note if old.note_id in views else old
-            if live_claim(current_old):
-                views = {**views, new.note_id: views.get(new.note_id) or Change(new, "edit", "checked against older wishes")}
-                views = _apply(views, new.note_id, current_old, why, settings, now, agent_id)
+            views = {**views, winner.note_id: views.get(winner.note_id) or Change(winner, "edit", "checked against older wishes")}
+            views = _apply(views, winner.note_id, old, why, settings, now, agent_id)
+            current |= {i: views[i].note for i in (winner.note_id, old.note_id)}
     return views
+
+
+def _changed_by(old: Note, change: Note, winner: Note, index: NoteIndex) -> bool:
+    """``old`` is a live wish older than ``change`` naming another value of one of its frames."""
+    return (live_claim(old) and old.note_id != winner.note_id and evidence_time(old) < evidence_time(change)
+            and index.alternatives.changed(old.statement, change.statement))
+
+
+def _standing_for(change: Note, current: Mapping[str, Note], index: NoteIndex) -> Note | None:
+    """The live note that stands for a change: itself, or the same person's note superseding it that names
+    one of its values (a later restatement of the new wish)."""
+    note: Note | None = change
+    seen = set()
+    while note is not None and not live_claim(note) and note.superseded_by and note.note_id not in seen:
+        seen.add(note.note_id)
+        note = current.get(note.superseded_by)
+        if note is None or note.scope != change.scope or not (
+                index.alternatives.values_in(note.statement) & index.alternatives.values_in(change.statement)):
+            return None
+    return note if note is not None and live_claim(note) else None
 
 
 def live_claim(note: Note) -> bool:

@@ -1052,3 +1052,19 @@ def test_a_stored_change_supersedes_the_older_wish_once_the_project_fills_one_fr
     after = _run([unrelated], index.with_alternatives(alternatives))
     assert (after["n-scala"].status, after["n-scala"].superseded_by) == ("superseded", "n-sql")
     assert "n-later" not in after or after["n-later"].status == "active"
+
+
+def test_a_change_a_restatement_superseded_is_carried_out_by_that_restatement() -> None:
+    """"Didn't I tell you we switched to WDL on Cromwell?" lost to a later note saying WDL on Cromwell
+    again; once the team fills one frame with both values, that note supersedes the older Snakemake wish."""
+    old = _wish("n-snake", "Snakemake is what I want new workflows in.")
+    change = _wish("n-switch", "Didn't I tell you we switched to WDL on Cromwell? New stuff goes there.").model_copy(update={
+        "tags": ["correction"], "last_seen_at": NOW - timedelta(days=4), "status": "superseded", "superseded_by": "n-again"})
+    again = _wish("n-again", "Cool, that fixed it. btw if you scaffold the trio pipeline, WDL on Cromwell.").model_copy(
+        update={"last_seen_at": NOW - timedelta(days=3), "subject": "trio", "supersedes": ["n-switch"]})
+    alternatives = learn([("personal:a2", "Write new pipelines in Snakemake."),
+                          ("personal:a3", "Write new pipelines in WDL on Cromwell.")])
+    index = NoteIndex([old, change, again], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3), _vec(1.0, axis=4, other=5)]))
+    unrelated = Member(_cand("Curves on a log scale, please.", "e9", subject="curves"), _vec(1.0, axis=6, other=7))
+    notes = _run([unrelated], index.with_alternatives(alternatives))
+    assert (notes["n-snake"].status, notes["n-snake"].superseded_by) == ("superseded", "n-again")
