@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -25,7 +26,7 @@ import ray
 from actors.dedupe import WISHES
 from actors.plan import Change
 from actors.triggers import AgentActivity
-from reverie.alternatives import Alternatives, learn
+from reverie.alternatives import Alternatives, Frames
 from reverie.clock import Clock, SystemClock
 from reverie.context_keys import TurnKey
 from reverie.embed import spec_for
@@ -48,6 +49,8 @@ class StoreGateway:
 
         self._settings = settings
         self._store = Store.open(settings.store, spec_for(settings.embedding), clock or SystemClock())
+        self._frames, self._framed = Frames(), set[tuple[str, str, str]]()
+        self._frames_lock = threading.Lock()
 
     def pid(self) -> int:
         return os.getpid()
@@ -124,14 +127,23 @@ class StoreGateway:
         """The values the team's people fill one frame with (``reverie.alternatives``): read here, from
         every person's preferences and constraints of every project (all statuses but deleted; a choice
         between two values is the same choice in another project), so only the values leave the store,
-        never another agent's statement. Module and project names are never values."""
+        never another agent's statement. Module and project names are never values. The frames are
+        kept between calls and grown by the statements new since; a note deleted or edited meanwhile
+        has them learnt again from scratch (what was deleted teaches nothing)."""
         from reverie.store import NoteFilter
 
         where = NoteFilter(scope_kinds=["personal"], types=sorted(WISHES), exclude_statuses=["deleted"])
         rows = self._store.notes.frame(where, ["scope", "statement"]).to_pylist()
+        said = {(r["note_id"], r["scope"], r["statement"]) for r in rows}
         places = self._store.notes.frame(NoteFilter(exclude_statuses=["deleted"]), ["project", "module"])
         names = {n for column in ("project", "module") for n in places.column(column).to_pylist() if n}
-        return learn(((r["scope"], r["statement"]) for r in rows), names=names)
+        with self._frames_lock:
+            if not self._framed <= said:
+                self._frames, self._framed = Frames(), set()
+            for _, scope, statement in sorted(said - self._framed):
+                self._frames.add(scope, statement)
+            self._framed |= said
+            return self._frames.alternatives(names)
 
     # --- the batch of a run --------------------------------------------------------------------------
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:

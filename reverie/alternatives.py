@@ -26,7 +26,6 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from reverie.statements import STOPWORDS
 
@@ -68,28 +67,51 @@ def tokens(text: str) -> list[str]:
     return [t.strip(".'-") for t in _TOKEN.findall(text.lower()) if t.strip(".'-")]
 
 
+class Frames:
+    """The frames learnt so far, grown one statement at a time (a long-lived reader adds only what is new):
+    each statement is aligned with the statements of its buckets (its first two words, its last two),
+    at most :data:`BUCKET_LIMIT` of each, and every pair of fillers found is kept."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[tuple[str, ...], list[tuple[str, Value]]] = defaultdict(list)
+        self._said: set[tuple[str, Value]] = set()
+        self._pairs: set[tuple[Value, Value]] = set()
+
+    def add(self, author: str, text: str) -> None:
+        words = tuple(tokens(text))
+        if _MASK.search(text) or len(words) < FRAME_WORDS or (author, words) in self._said:
+            return
+        self._said.add((author, words))
+        for bucket in (("<", *words[:2]), (">", *words[-2:])):
+            rows = self._buckets[bucket]
+            for other_author, other in rows[:BUCKET_LIMIT]:
+                if other_author != author and (pair := fillers(words, other)):
+                    self._pairs.add((min(pair), max(pair)))
+            rows.append((author, words))
+
+    def alternatives(self, names: Iterable[str] = ()) -> Alternatives:
+        """The groups of the fillers found (union-find), leaving out any filler naming one of ``names``."""
+        things = frozenset(t for name in names for t in tokens(name))
+        parent: dict[Value, Value] = {}
+        for a, b in sorted(self._pairs):
+            if things.isdisjoint(a) and things.isdisjoint(b):
+                _join(parent, a, b)
+        roots = sorted({_root(parent, v) for v in parent})
+        number = {root: n for n, root in enumerate(roots)}
+        return Alternatives({value: number[_root(parent, value)] for value in parent})
+
+
 def learn(statements: Iterable[tuple[str, str]], names: Iterable[str] = ()) -> Alternatives:
     """The groups of fillers of ``(author, statement)`` pairs: only two authors' statements align;
     a filler naming one of ``names`` (modules, projects) is no value."""
-    things = frozenset(t for name in names for t in tokens(name))
-    said = sorted({(author, tuple(tokens(text))) for author, text in statements if not _MASK.search(text)})
-    buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, (_, words) in enumerate(said):
-        if len(words) >= FRAME_WORDS:
-            buckets[("<",) + words[:2]].append(i)
-            buckets[(">",) + words[-2:]].append(i)
-    parent: dict[Value, Value] = {}
-    for rows in buckets.values():
-        for i, j in combinations(rows[:BUCKET_LIMIT], 2):
-            if said[i][0] != said[j][0] and (pair := fillers(said[i][1], said[j][1], things)):
-                _join(parent, *pair)
-    roots = sorted({_root(parent, v) for v in parent})
-    number = {root: n for n, root in enumerate(roots)}
-    return Alternatives({value: number[_root(parent, value)] for value in parent})
+    frames = Frames()
+    for author, text in sorted(set(statements)):
+        frames.add(author, text)
+    return frames.alternatives(names)
 
 
-def fillers(a: Value, b: Value, things: frozenset[str] = frozenset()) -> tuple[Value, Value] | None:
-    """The two values filling one frame of ``a`` and ``b``, if they are of one frame (none naming ``things``)."""
+def fillers(a: Value, b: Value) -> tuple[Value, Value] | None:
+    """The two values filling one frame of ``a`` and ``b``, if they are of one frame."""
     if a == b:
         return None
     shortest = min(len(a), len(b))
@@ -101,15 +123,15 @@ def fillers(a: Value, b: Value, things: frozenset[str] = frozenset()) -> tuple[V
         end += 1
     if start + end < FRAME_WORDS:
         return None
-    left, right = _value(a[start:len(a) - end], things), _value(b[start:len(b) - end], things)
+    left, right = _value(a[start:len(a) - end]), _value(b[start:len(b) - end])
     if not left or not right or left == right:
         return None
     mine, theirs = _content(left), _content(right)
     return None if mine <= theirs or theirs <= mine else (left, right)
 
 
-def _value(words: Value, things: frozenset[str]) -> Value:
-    if len(words) > VALUE_WORDS or not _PERSONS.isdisjoint(words) or not things.isdisjoint(words):
+def _value(words: Value) -> Value:
+    if len(words) > VALUE_WORDS or not _PERSONS.isdisjoint(words):
         return ()
     while words and words[0] in _ARTICLES:
         words = words[1:]

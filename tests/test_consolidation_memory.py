@@ -211,3 +211,7 @@ def test_a_changed_wish_finds_the_old_one_by_the_values_the_teams_people_fill_on
     [old] = [n for n in fleet.notes("a1") if "Snakemake" in n.statement]
     [new] = [n for n in fleet.notes("a1") if "Cromwell" in n.statement]
     assert (old.status, old.superseded_by, new.status) == ("superseded", new.note_id, "active")
+    assert fleet.gateway.alternatives().values_in("WDL on Cromwell or Snakemake")
+    [theirs] = fleet.notes("a3")
+    fleet.store.delete_note(theirs.note_id, principal="admin")  # what was deleted teaches nothing
+    assert not fleet.gateway.alternatives().values_in("WDL on Cromwell or Snakemake")
