@@ -51,6 +51,7 @@ class StoreGateway:
         self._store = Store.open(settings.store, spec_for(settings.embedding), clock or SystemClock())
         self._frames, self._framed = Frames(), set[tuple[str, str, str]]()
         self._frames_lock = threading.Lock()
+        self._links: tuple[tuple[int, frozenset[str]], Alternatives] | None = None
 
     def pid(self) -> int:
         return os.getpid()
@@ -125,25 +126,30 @@ class StoreGateway:
 
     def alternatives(self) -> Alternatives:
         """The values the team's people fill one frame with (``reverie.alternatives``): read here, from
-        every person's preferences and constraints of every project (all statuses but deleted; a choice
-        between two values is the same choice in another project), so only the values leave the store,
-        never another agent's statement. Module and project names are never values. The frames are
-        kept between calls and grown by the statements new since; a note deleted or edited meanwhile
-        has them learnt again from scratch (what was deleted teaches nothing)."""
+        what every person said they want in every project (preferences and constraints, active, candidate
+        or superseded; never a quarantined, rejected, archived or deleted note, nor a turn the log
+        restated), so only the values leave the store, never another agent's statement. Module and project
+        names are never values. The frames are kept between calls and grown by the statements new since
+        (the links are rebuilt only when a frame was added or a name appeared); a note that left the
+        set meanwhile (deleted, edited, archived) has them learnt again from scratch: what was
+        deleted teaches nothing. Under the lock: one gateway thread learns, the others wait for it."""
         from reverie.store import NoteFilter
 
-        where = NoteFilter(scope_kinds=["personal"], types=sorted(WISHES), exclude_statuses=["deleted"])
-        rows = self._store.notes.frame(where, ["scope", "statement"]).to_pylist()
-        said = {(r["note_id"], r["scope"], r["statement"]) for r in rows}
+        where = NoteFilter(scope_kinds=["personal"], types=sorted(WISHES), statuses=["active", "candidate", "superseded"])
+        rows = self._store.notes.frame(where, ["scope", "statement", "tags"]).to_pylist()
+        said = {(r["note_id"], r["scope"], r["statement"]) for r in rows if not {"restated", "quarantine"} & set(r["tags"] or ())}
         places = self._store.notes.frame(NoteFilter(exclude_statuses=["deleted"]), ["project", "module"])
-        names = {n for column in ("project", "module") for n in places.column(column).to_pylist() if n}
+        names = frozenset(n for column in ("project", "module") for n in places.column(column).to_pylist() if n)
         with self._frames_lock:
             if not self._framed <= said:
-                self._frames, self._framed = Frames(), set()
+                self._frames, self._framed, self._links = Frames(), set(), None
             for _, scope, statement in sorted(said - self._framed):
                 self._frames.add(scope, statement)
             self._framed |= said
-            return self._frames.alternatives(names)
+            key = (len(self._frames), names)
+            if self._links is None or self._links[0] != key:
+                self._links = (key, self._frames.alternatives(names))
+            return self._links[1]
 
     # --- the batch of a run --------------------------------------------------------------------------
     def begin(self, agent_id: str, project: str | None, stats: dict[str, Any]) -> Batch:

@@ -187,29 +187,34 @@ def _recheck_own_wishes(views: dict[str, Change], index: NoteIndex, settings: Co
     said by a colleague on day 12). Only a strictly later change supersedes, and the change's live note
     wins: the change itself, or the note of its value that a later restatement superseded it with."""
     current = {n.note_id: n for n in index.notes} | {i: c.note for i, c in views.items()}
-    mine = [n for n in current.values() if n.scope == f"personal:{agent_id}" and n.type in WISHES]
+    mine = [n.note_id for n in current.values() if n.scope == f"personal:{agent_id}" and n.type in WISHES]
     why = Rivalry("correction", "the same person's later wish of another value of one frame", correction=True)
-    changes = [n for n in mine if n.status != "deleted" and _changes_a_wish(n) and not _names_module(n, index)]
-    for change in sorted(changes, key=lambda n: (evidence_time(n), n.note_id)):
-        for old_id in [n.note_id for n in mine]:
-            winner, old = _standing_for(change, current, index), current[old_id]
+    changes = [i for i in mine if current[i].status != "deleted" and _changes_a_wish(current[i])
+               and not _names_module(current[i], index)]
+    for change_id in sorted(changes, key=lambda i: (evidence_time(current[i]), i)):
+        change = current[change_id]
+        winner = _standing_for(change, current, index)
+        for old in [current[i] for i in mine]:
             if winner is None or not _changed_by(old, change, winner, index):
                 continue
             views = {**views, winner.note_id: views.get(winner.note_id) or Change(winner, "edit", "checked against older wishes")}
             views = _apply(views, winner.note_id, old, why, settings, now, agent_id)
             current |= {i: views[i].note for i in (winner.note_id, old.note_id)}
+            winner = current[winner.note_id] if live_claim(current[winner.note_id]) else None
     return views
 
 
 def _changed_by(old: Note, change: Note, winner: Note, index: NoteIndex) -> bool:
-    """``old`` is a live wish older than ``change`` naming another value of one of its frames."""
-    return (live_claim(old) and old.note_id != winner.note_id and evidence_time(old) < evidence_time(change)
-            and index.alternatives.changed(old.statement, change.statement))
+    """``old`` is a live, unverified wish of the change's project, older than ``change``, naming another
+    value of one of its frames (a verified note never loses to a frame; another project's wish is
+    another setting)."""
+    return (live_claim(old) and not old.verified and old.note_id != winner.note_id and old.project == change.project
+            and evidence_time(old) < evidence_time(change) and index.alternatives.changed(old.statement, change.statement))
 
 
 def _standing_for(change: Note, current: Mapping[str, Note], index: NoteIndex) -> Note | None:
-    """The live note that stands for a change: itself, or the same person's note superseding it that names
-    one of its values (a later restatement of the new wish)."""
+    """The live note that stands for a change: itself, or the same person's note superseding it that
+    asserts one of its values (a later restatement of the new wish, never one withdrawing it)."""
     note: Note | None = change
     seen = set()
     while note is not None and not live_claim(note) and note.superseded_by and note.note_id not in seen:
@@ -341,9 +346,11 @@ def _other_filler(note: Note, wishes: Sequence[Note], index: NoteIndex) -> list[
     """The person's wishes naming another value of a frame the change names one of: "Write new
     pipelines in Snakemake." / "Write new pipelines in WDL on Cromwell." said by two people of the
     project make "we switched to WDL on Cromwell" change every live wish of its author naming Snakemake
-    (``reverie.alternatives``, read from the project's wishes; the embedding does not relate the values)."""
+    (``reverie.alternatives``, learnt from the team's wishes; the embedding does not relate the values).
+    Only an unverified wish of the same project."""
     why = Rivalry("correction", "the same person's wish of another value of one frame, which it changes", correction=True)
-    return [(wish, why) for wish in wishes if index.alternatives.changed(wish.statement, note.statement)]
+    return [(wish, why) for wish in wishes if not wish.verified and wish.project == note.project
+            and index.alternatives.changed(wish.statement, note.statement)]
 
 
 def _one_wish(note: Note, rival: Note) -> bool:

@@ -15,9 +15,10 @@ of its own (articles and end punctuation dropped; two middles where one's conten
 other's are one value refined, not two), no word of a person (a frame's lead-in, "since the new
 postdoc started I've wanted", is who speaks, not what they want) and no name of a module or project
 (``names``: "For datamix, …" and "For evalsuite, …" are two things, not two choices of one);
-a masked span (``[EMAIL]``) never is. Fillers linked
-through frames form groups (union-find): any two values of a group are alternatives. Only the
-values cross the store's boundary, never the statements they came from.
+a statement with a masked span (``[PII:email]``) teaches nothing. Two fillers of one frame are
+alternatives; frames are never chained. A value counts where a statement asserts it (not in a negated
+sentence, a contrast clause, or after "drop" / "stop"). Only the values cross the store's boundary,
+never the statements they came from.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
-from reverie.statements import STOPWORDS
+from reverie.privacy.findings import PLACEHOLDER
+from reverie.statements import STOPWORDS, polarity, sentences, without_replacements
 
 FRAME_WORDS = 4  # words two statements share at their start and end, together, to be one frame
 VALUE_WORDS = 14  # the longest filler counted as a value
@@ -35,35 +36,46 @@ BUCKET_LIMIT = 400  # statements compared within one bucket (a frame's first or 
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9.+#_/'-]*")
 _ARTICLES = frozenset({"a", "an", "the"})
-_MASK = re.compile(r"\[[A-Z_]+\]")
+_RHETORICAL = re.compile(r"^\W*(?:\w+\W+)?(?:didn't|don't|haven't|hasn't|wasn't|weren't|isn't|aren't|doesn't)\s+"
+                         r"(?:i|we|you|it)\b.*\?\W*$", re.IGNORECASE)
+_WITHDRAWN = re.compile(r"\b(?:stop|drop|dropping|quit|ditch|forget|no\s+longer|no\s+more|enough\s+with)\b", re.IGNORECASE)
 _PERSONS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "we", "we're", "we've", "our", "us",
                       "you", "you're", "your"})
 
 Value = tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Alternatives:
-    """The groups of values that fill one frame: ``group[value]`` is the group's number."""
+    """The values two people filled one frame with: ``links[value]`` is every value it shared a frame
+    with. Only a direct link counts — frames are never chained ("Use _ in all docs" links tabs and
+    British spelling, "… workflows in _" Snakemake and WDL: a chain would make tabs and WDL one choice)."""
 
-    group: Mapping[Value, int] = field(default_factory=dict)
+    def __init__(self, links: Mapping[Value, frozenset[Value]] | None = None) -> None:
+        self.links = dict(links or {})
+        self._sizes = sorted({len(v) for v in self.links})
 
     def values_in(self, statement: str) -> frozenset[Value]:
-        """The known values a statement names, as whole runs of its words."""
-        words = tokens(statement)
-        found = set()
-        for size in {len(v) for v in self.group}:
-            found |= {run for i in range(len(words) - size + 1) if (run := tuple(words[i:i + size])) in self.group}
+        """The known values a statement asserts, as whole runs of its words: in a sentence that is not
+        negated (a rhetorical "didn't I tell you we switched to X?" asserts X), outside its contrast
+        clauses ("X, not Y") and not after a word that withdraws ("please drop Y", "stop sending Y")."""
+        found: set[Value] = set()
+        for sentence in sentences(statement):
+            if polarity(sentence) < 0 and not _RHETORICAL.match(sentence):
+                continue
+            kept = _WITHDRAWN.split(without_replacements(sentence) or sentence)[0]
+            words = tokens(kept)
+            for size in self._sizes:
+                found |= {run for i in range(len(words) - size + 1) if (run := tuple(words[i:i + size])) in self.links}
         return frozenset(found)
 
     def changed(self, old: str, new: str) -> bool:
-        """``new`` names a value of a group whose other value ``old`` names, and neither names the other's."""
+        """``new`` asserts a value that shared a frame with one ``old`` asserts, and neither asserts the other's."""
         before, after = self.values_in(old), self.values_in(new)
-        return any(self.group[a] == self.group[b] and a not in before and b not in after
-                   for a in after for b in before if a != b)
+        return any(b in self.links[a] and a not in before and b not in after for a in after for b in before)
 
 
 def tokens(text: str) -> list[str]:
+    """Lower-cased words, keeping what joins a name (``dsl2``, ``c++``, ``pre-commit``), ends trimmed."""
     return [t.strip(".'-") for t in _TOKEN.findall(text.lower()) if t.strip(".'-")]
 
 
@@ -77,9 +89,13 @@ class Frames:
         self._said: set[tuple[str, Value]] = set()
         self._pairs: set[tuple[Value, Value]] = set()
 
+    def __len__(self) -> int:
+        """How many pairs of fillers were found (grows only)."""
+        return len(self._pairs)
+
     def add(self, author: str, text: str) -> None:
         words = tuple(tokens(text))
-        if _MASK.search(text) or len(words) < FRAME_WORDS or (author, words) in self._said:
+        if PLACEHOLDER.search(text) or len(words) < FRAME_WORDS or (author, words) in self._said:
             return
         self._said.add((author, words))
         for bucket in (("<", *words[:2]), (">", *words[-2:])):
@@ -90,15 +106,14 @@ class Frames:
             rows.append((author, words))
 
     def alternatives(self, names: Iterable[str] = ()) -> Alternatives:
-        """The groups of the fillers found (union-find), leaving out any filler naming one of ``names``."""
+        """The links found, leaving out any filler naming one of ``names``."""
         things = frozenset(t for name in names for t in tokens(name))
-        parent: dict[Value, Value] = {}
-        for a, b in sorted(self._pairs):
+        links: dict[Value, set[Value]] = defaultdict(set)
+        for a, b in self._pairs:
             if things.isdisjoint(a) and things.isdisjoint(b):
-                _join(parent, a, b)
-        roots = sorted({_root(parent, v) for v in parent})
-        number = {root: n for n, root in enumerate(roots)}
-        return Alternatives({value: number[_root(parent, value)] for value in parent})
+                links[a].add(b)
+                links[b].add(a)
+        return Alternatives({value: frozenset(others) for value, others in links.items()})
 
 
 def learn(statements: Iterable[tuple[str, str]], names: Iterable[str] = ()) -> Alternatives:
@@ -140,18 +155,3 @@ def _value(words: Value) -> Value:
 
 def _content(words: Value) -> frozenset[str]:
     return frozenset(w for w in words if w not in STOPWORDS and any(c.isalpha() for c in w) and len(w) > 1)
-
-
-def _root(parent: dict[Value, Value], value: Value) -> Value:
-    while parent[value] != value:
-        parent[value] = parent[parent[value]]
-        value = parent[value]
-    return value
-
-
-def _join(parent: dict[Value, Value], a: Value, b: Value) -> None:
-    parent.setdefault(a, a)
-    parent.setdefault(b, b)
-    ra, rb = _root(parent, a), _root(parent, b)
-    if ra != rb:
-        parent[max(ra, rb)] = min(ra, rb)

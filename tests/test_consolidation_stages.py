@@ -1050,8 +1050,25 @@ def test_a_stored_change_supersedes_the_older_wish_once_the_project_fills_one_fr
     before = _run([unrelated], index)
     assert "n-scala" not in before or before["n-scala"].status == "active"
     after = _run([unrelated], index.with_alternatives(alternatives))
-    assert (after["n-scala"].status, after["n-scala"].superseded_by) == ("superseded", "n-sql")
+    assert (after["n-scala"].status, after["n-scala"].superseded_by, after["n-sql"].status) == ("superseded", "n-sql", "active")
     assert "n-later" not in after or after["n-later"].status == "active"
+    settled = NoteIndex([after.get(n.note_id, n) for n in index.notes], index.vectors).with_alternatives(alternatives)
+    again = _run([unrelated], settled)
+    assert not {"n-scala", "n-sql", "n-later"} & set(again)  # the next run has nothing to settle
+
+
+@pytest.mark.parametrize("update", [{"verified": True}, {"project": "genomics"}])
+def test_a_frame_never_changes_a_verified_wish_or_one_of_another_project(update: dict) -> None:
+    old = _wish("n-scala", "I think in Scala, so keep the samples in it.").model_copy(update=update)
+    change = _wish("n-sql", "Correction: snippets in plain SQL.").model_copy(update={
+        "tags": ["correction"], "last_seen_at": NOW - timedelta(days=3), "subject": "snippets", "project": "clinical"})
+    alternatives = learn([("personal:a2", "Write examples for me in Scala."),
+                          ("personal:a3", "Write examples for me in plain SQL.")])
+    index = NoteIndex([old, change], np.stack([_vec(1.0), _vec(1.0, axis=2, other=3)])).with_alternatives(alternatives)
+    if "verified" in update:
+        index = NoteIndex([old.model_copy(update={"project": "clinical"}), change], index.vectors).with_alternatives(alternatives)
+    notes = _run([Member(_cand("Curves on a log scale, please.", "e9", subject="curves"), _vec(1.0, axis=6, other=7))], index)
+    assert not {"n-scala", "n-sql"} & set(notes)
 
 
 def test_a_change_a_restatement_superseded_is_carried_out_by_that_restatement() -> None:
