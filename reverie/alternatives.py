@@ -58,14 +58,12 @@ class Alternatives:
         """The known values a statement asserts, as whole runs of its words: in a sentence that is not
         negated (a rhetorical "didn't I tell you we switched to X?" asserts X), outside its contrast
         clauses ("X, not Y") and not after a word that withdraws ("please drop Y", "stop sending Y")."""
+        kept = [_WITHDRAWN.split(without_replacements(sentence) or sentence)[0] for sentence in sentences(statement)
+                if polarity(sentence) >= 0 or _RHETORICAL.match(sentence)]
+        words = tokens(" ".join(kept))  # one run of words: "HGVS c. and p. notation" is split as sentences
         found: set[Value] = set()
-        for sentence in sentences(statement):
-            if polarity(sentence) < 0 and not _RHETORICAL.match(sentence):
-                continue
-            kept = _WITHDRAWN.split(without_replacements(sentence) or sentence)[0]
-            words = tokens(kept)
-            for size in self._sizes:
-                found |= {run for i in range(len(words) - size + 1) if (run := tuple(words[i:i + size])) in self.links}
+        for size in self._sizes:
+            found |= {run for i in range(len(words) - size + 1) if (run := tuple(words[i:i + size])) in self.links}
         return frozenset(found)
 
     def changed(self, old: str, new: str) -> bool:

@@ -17,6 +17,10 @@ def test_two_peoples_fillers_of_one_frame_are_alternatives_and_frames_never_chai
     assert alternatives.changed("Snakemake is what I want, the rest of the group knows it.",
                                 "Didn't I tell you we switched to WDL on Cromwell? New stuff goes there.")
     assert alternatives.changed("Snakemake, please.", "Nextflow DSL2 from now on.")
+    variants = learn([("personal:a1", "Variant lists come to me as a TSV with HGVS c. and p. notation, not in chat."),
+                      ("personal:a2", "Variant lists come to me as an Excel workbook with one sheet per sample, not in chat.")])
+    assert variants.changed("oh, whenever you send me calls, a TSV with HGVS c. and p. notation please.",
+                            "Scratch what I said about the variant format. an Excel workbook with one sheet per sample.")
     assert not alternatives.changed("Nextflow DSL2 for anything with more than two steps.",  # only through Snakemake
                                     "We switched to WDL on Cromwell.")
 
