@@ -208,8 +208,13 @@ def _changed_by(old: Note, change: Note, winner: Note, index: NoteIndex) -> bool
     """``old`` is a live, unverified wish of the change's project, older than ``change``, naming another
     value of one of its frames (a verified note never loses to a frame; another project's wish is
     another setting)."""
-    return (live_claim(old) and not old.verified and old.note_id != winner.note_id and old.project == change.project
-            and evidence_time(old) < evidence_time(change) and index.alternatives.changed(old.statement, change.statement))
+    return (live_claim(old) and old.note_id != winner.note_id and evidence_time(old) < evidence_time(change)
+            and _fills_another(old, change, index))
+
+
+def _fills_another(old: Note, change: Note, index: NoteIndex) -> bool:
+    """An unverified wish of the change's project naming another value of one of its frames."""
+    return not old.verified and old.project == change.project and index.alternatives.changed(old.statement, change.statement)
 
 
 def _standing_for(change: Note, current: Mapping[str, Note], index: NoteIndex) -> Note | None:
@@ -349,8 +354,7 @@ def _other_filler(note: Note, wishes: Sequence[Note], index: NoteIndex) -> list[
     (``reverie.alternatives``, learnt from the team's wishes; the embedding does not relate the values).
     Only an unverified wish of the same project."""
     why = Rivalry("correction", "the same person's wish of another value of one frame, which it changes", correction=True)
-    return [(wish, why) for wish in wishes if not wish.verified and wish.project == note.project
-            and index.alternatives.changed(wish.statement, note.statement)]
+    return [(wish, why) for wish in wishes if _fills_another(wish, note, index)]
 
 
 def _one_wish(note: Note, rival: Note) -> bool:

@@ -30,7 +30,9 @@ def test_two_peoples_fillers_of_one_frame_are_alternatives_and_frames_never_chai
     ("Curves on a log scale, please.", "We switched to WDL on Cromwell."),  # names no other filler
     ("Write new pipelines in Snakemake.", "Snakemake, every time."),  # the same value
     ("Write new pipelines in Snakemake.", "Correction: we are not moving to WDL on Cromwell after all."),  # denied
-    ("Write new pipelines in Snakemake.", "Please drop WDL on Cromwell for new work."),  # withdrawn
+    ("Write new pipelines in Snakemake.", "Please drop WDL on Cromwell for new work."),  # replaced
+    ("Write new pipelines in Snakemake.", "Can you stop sending me WDL on Cromwell drafts?"),  # withdrawn
+    ("Write new pipelines in Snakemake.", "Forget WDL on Cromwell, it was a mess."),  # withdrawn
     ("Write new pipelines in Snakemake.", "New work in Snakemake, not WDL on Cromwell."),  # a contrast
     ("Never touch the legacy Snakemake pipelines, they are frozen.", "We switched to WDL on Cromwell."),  # old denies it
 ])
